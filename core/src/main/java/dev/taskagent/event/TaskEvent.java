@@ -1,0 +1,163 @@
+package dev.taskagent.event;
+
+import dev.taskagent.task.Comment;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Something that happened to a task, told to {@link TaskListener}s after the transaction that did it
+ * committed; never for work that rolled back.
+ *
+ * <p>Every event carries the task as it was right after the change. Immutable and thread-safe.
+ */
+public sealed interface TaskEvent {
+
+    /** @return the task right after the change */
+    Task task();
+
+    /**
+     * A task was created.
+     *
+     * @param task the new task
+     */
+    record Created(Task task) implements TaskEvent {
+        /** Checks the invariants. */
+        public Created {
+            Objects.requireNonNull(task, "task");
+        }
+    }
+
+    /**
+     * A task's description, priority, assignee, preferences or steps changed (status changes are {@link
+     * StatusChanged}).
+     *
+     * @param task the task after the change
+     */
+    record Updated(Task task) implements TaskEvent {
+        /** Checks the invariants. */
+        public Updated {
+            Objects.requireNonNull(task, "task");
+        }
+    }
+
+    /**
+     * A task's status changed.
+     *
+     * @param task the task after the change
+     * @param from the status before
+     * @param to the status after
+     */
+    record StatusChanged(Task task, TaskStatus from, TaskStatus to) implements TaskEvent {
+        /** Checks the invariants. */
+        public StatusChanged {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+        }
+    }
+
+    /**
+     * A progress entry was appended.
+     *
+     * @param task the task after the change
+     * @param progress the entry
+     */
+    record ProgressAppended(Task task, String progress) implements TaskEvent {
+        /** Checks the invariants. */
+        public ProgressAppended {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(progress, "progress");
+        }
+    }
+
+    /**
+     * A task's user preference was replaced.
+     *
+     * @param task the task after the change
+     * @param preference the new, complete preference
+     */
+    record PreferenceSet(Task task, String preference) implements TaskEvent {
+        /** Checks the invariants. */
+        public PreferenceSet {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(preference, "preference");
+        }
+    }
+
+    /**
+     * Messages were linked to a task.
+     *
+     * @param task the task after the change
+     * @param messageIds the host application's ids of the messages linked by this change
+     */
+    record MessagesLinked(Task task, List<String> messageIds) implements TaskEvent {
+        /** Checks the invariants and copies the list. */
+        public MessagesLinked {
+            Objects.requireNonNull(task, "task");
+            messageIds = List.copyOf(messageIds);
+        }
+    }
+
+    /**
+     * A step of a task's Markdown checklist was ticked.
+     *
+     * @param task the task after the change
+     * @param stepNumber the 1-based step number
+     * @param stepText the step's text
+     */
+    record StepCompleted(Task task, int stepNumber, String stepText) implements TaskEvent {
+        /** Checks the invariants. */
+        public StepCompleted {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(stepText, "stepText");
+        }
+    }
+
+    /**
+     * An agent claimed a task from its queue.
+     *
+     * @param task the task, now running
+     * @param agent who claimed it
+     */
+    record Claimed(Task task, String agent) implements TaskEvent {
+        /** Checks the invariants. */
+        public Claimed {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(agent, "agent");
+        }
+    }
+
+    /**
+     * A task was handed from one agent to another.
+     *
+     * @param task the task after the hand-over
+     * @param fromAgent the previous assignee
+     * @param toAgent the new assignee
+     * @param comment the hand-over comment
+     */
+    record Moved(Task task, String fromAgent, String toAgent, String comment) implements TaskEvent {
+        /** Checks the invariants. */
+        public Moved {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(fromAgent, "fromAgent");
+            Objects.requireNonNull(toAgent, "toAgent");
+            Objects.requireNonNull(comment, "comment");
+        }
+    }
+
+    /**
+     * A comment was added.
+     *
+     * @param task the task after the change
+     * @param comment the comment
+     */
+    record Commented(Task task, Comment comment) implements TaskEvent {
+        /** Checks the invariants. */
+        public Commented {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(comment, "comment");
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Events about tasks, told to listeners after the transaction that caused them committed. <p>Tier: API.
+ */
+package dev.taskagent.event;

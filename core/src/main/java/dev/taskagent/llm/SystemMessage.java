@@ -1,0 +1,15 @@
+package dev.taskagent.llm;
+
+import java.util.Objects;
+
+/**
+ * Instructions from the application to the model.
+ *
+ * @param text the instructions
+ */
+public record SystemMessage(String text) implements ChatMessage {
+    /** Checks the invariants. */
+    public SystemMessage {
+        Objects.requireNonNull(text, "text");
+    }
+}

@@ -1,0 +1,41 @@
+package dev.taskagent.store;
+
+/** An update expected a version of a task that is no longer current (TS-4.3); nothing was written. */
+public final class StaleTaskException extends TaskStoreException {
+    private static final long serialVersionUID = 1L;
+
+    private final long taskId;
+    private final long expectedVersion;
+    private final long actualVersion;
+
+    /**
+     * Creates the exception.
+     *
+     * @param taskId the task
+     * @param expectedVersion the version the update expected
+     * @param actualVersion the version the task has, or -1 when the store cannot tell
+     */
+    public StaleTaskException(long taskId, long expectedVersion, long actualVersion) {
+        super("Task " + taskId + " changed concurrently: the update expected version " + expectedVersion
+                + (actualVersion >= 0 ? " but the task is at version " + actualVersion : "")
+                + "; read the task again and retry");
+        this.taskId = taskId;
+        this.expectedVersion = expectedVersion;
+        this.actualVersion = actualVersion;
+    }
+
+    /** @return the task's id */
+    public long taskId() {
+        return taskId;
+    }
+
+    /** @return the version the update expected */
+    public long expectedVersion() {
+        return expectedVersion;
+    }
+
+    /** @return the task's current version, or -1 when unknown */
+    public long actualVersion() {
+        return actualVersion;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.taskagent.store;
+
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TextLimits;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The argument checks of rule TS-8.1, shared by store implementations so that every store refuses bad
+ * input with the same messages before writing anything.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class StoreArguments {
+    private StoreArguments() {}
+
+    /**
+     * Checks a session id.
+     *
+     * @param sessionId the id
+     * @return the id
+     * @throws NullPointerException if null
+     * @throws IllegalArgumentException if blank or longer than {@link Task#MAX_ID_LENGTH}
+     */
+    public static String sessionId(String sessionId) {
+        return name(sessionId, "sessionId");
+    }
+
+    /**
+     * Checks an agent name (assignee, author).
+     *
+     * @param value the name
+     * @param what the parameter's name, for the message
+     * @return the name
+     * @throws NullPointerException if null
+     * @throws IllegalArgumentException if blank or longer than {@link Task#MAX_ID_LENGTH}
+     */
+    public static String name(String value, String what) {
+        Objects.requireNonNull(value, what);
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(what + " must not be blank");
+        }
+        if (value.length() > Task.MAX_ID_LENGTH) {
+            throw new IllegalArgumentException(
+                    what + " is " + value.length() + " characters long; the limit is " + Task.MAX_ID_LENGTH);
+        }
+        return value;
+    }
+
+    /**
+     * Checks a task id.
+     *
+     * @param taskId the id
+     * @return the id
+     * @throws IllegalArgumentException if not positive
+     */
+    public static long taskId(long taskId) {
+        if (taskId <= 0) {
+            throw new IllegalArgumentException("taskId must be positive, was " + taskId);
+        }
+        return taskId;
+    }
+
+    /**
+     * Checks a free text that must not be blank (progress, comment).
+     *
+     * @param text the text
+     * @param what the parameter's name, for the message
+     * @return the text
+     * @throws NullPointerException if null
+     * @throws IllegalArgumentException if blank or longer than {@link Task#MAX_TEXT_LENGTH}
+     */
+    public static String text(String text, String what) {
+        Objects.requireNonNull(text, what);
+        if (text.isBlank()) {
+            throw new IllegalArgumentException(what + " must not be blank");
+        }
+        return TextLimits.check(text, what);
+    }
+
+    /**
+     * Checks an insert position.
+     *
+     * @param afterOrder the position after which to insert
+     * @return the position
+     * @throws IllegalArgumentException if negative
+     */
+    public static int afterOrder(int afterOrder) {
+        if (afterOrder < 0) {
+            throw new IllegalArgumentException("afterOrder must not be negative, was " + afterOrder);
+        }
+        return afterOrder;
+    }
+
+    /**
+     * Checks a list of message ids.
+     *
+     * @param messageIds the ids
+     * @return an immutable copy
+     * @throws NullPointerException if the list or an element is null
+     * @throws IllegalArgumentException if an id is blank or longer than {@link Task#MAX_ID_LENGTH}
+     */
+    public static List<String> messageIds(List<String> messageIds) {
+        List<String> copy = List.copyOf(messageIds);
+        copy.forEach(id -> name(id, "messageId"));
+        return copy;
+    }
+}

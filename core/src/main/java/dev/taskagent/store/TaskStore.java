@@ -1,0 +1,177 @@
+package dev.taskagent.store;
+
+import dev.taskagent.task.Task;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where tasks live: the storage SPI. Implementations ship in {@code taskagent-storage-inmemory} and
+ * {@code taskagent-storage-jdbc}; third parties prove theirs with the conformance kit in {@code
+ * taskagent-testkit} ({@code TaskStoreConformanceTest}), whose test names cite the rules below.
+ *
+ * <p>The SPI is small and aggregate-oriented: every read and write goes through a {@link
+ * TaskTransaction} handed to a unit of work by {@link #inTransaction(TransactionWork)}. New operations
+ * arrive as {@code default} methods so that existing stores keep compiling.
+ *
+ * <h2>Contract</h2>
+ *
+ * <p><b>TS-1 Transactions</b>
+ *
+ * <ul>
+ *   <li>TS-1.1 When the unit of work returns, all of its writes are committed together, and its result
+ *       is returned.
+ *   <li>TS-1.2 When the unit of work throws, none of its writes is kept, and the exception it threw
+ *       reaches the caller unchanged (checked exceptions cannot occur; errors are rethrown as is).
+ *   <li>TS-1.3 Other transactions never see a write of a unit of work that has not committed, nor a part
+ *       of one that has.
+ *   <li>TS-1.4 A {@link TaskTransaction} may only be used inside its unit of work, on the thread that
+ *       runs it; afterwards every method throws {@link IllegalStateException}.
+ *   <li>TS-1.5 Calling {@code inTransaction} from inside a unit of work of the same store, on the same
+ *       thread, throws {@link IllegalStateException} and leaves the outer unit of work usable.
+ *   <li>TS-1.6 A failure of the storage itself surfaces as a {@link TaskStoreException} (or a subclass)
+ *       and rolls the unit of work back.
+ * </ul>
+ *
+ * <p><b>TS-2 Reads</b>
+ *
+ * <ul>
+ *   <li>TS-2.1 {@code findTask} returns every field of the task, including its comments, links,
+ *       progresses, preferences and message ids; an unknown id gives an empty result.
+ *   <li>TS-2.2 {@code listTasks} returns a session's tasks in {@code order}, 1..N; an unknown session
+ *       gives an empty list; the planning section is never listed.
+ *   <li>TS-2.3 {@code findTaskByOrder} returns the task at that position of the session, or empty.
+ *   <li>TS-2.4 A unit of work reads its own writes.
+ *   <li>TS-2.5 {@code listQueue} returns an assignee's non-archived tasks of every status, by priority
+ *       (highest first), then {@code createdAt} (oldest first), then id (lowest first).
+ * </ul>
+ *
+ * <p><b>TS-3 Inserting</b>
+ *
+ * <ul>
+ *   <li>TS-3.1 {@code insertTask(spec, k)} puts the new task at order {@code k + 1} and moves every task
+ *       of the session at order {@code > k} one place down; {@code k = 0} inserts at the start.
+ *   <li>TS-3.2 A {@code k} at or past the end appends the task at order N + 1.
+ *   <li>TS-3.3 A negative {@code k} throws {@link IllegalArgumentException} and writes nothing.
+ *   <li>TS-3.4 A new task is {@code pending}, not archived, at version 1, with {@code createdAt ==
+ *       updatedAt} from the store's clock, empty progresses, preferences, comments, links and message
+ *       ids, current step 0, and the priority, assignee, creator and steps of its spec.
+ *   <li>TS-3.5 Ids are positive and unique across all sessions of the store; orders of a session stay
+ *       contiguous 1..N after any sequence of inserts, also when transactions insert into one session
+ *       concurrently.
+ * </ul>
+ *
+ * <p><b>TS-4 Updating</b>
+ *
+ * <ul>
+ *   <li>TS-4.1 {@code updateTask} changes exactly the fields the update sets and returns the new
+ *       snapshot.
+ *   <li>TS-4.2 Every write to a task (update, append, message link, claim) increments its version by one
+ *       and sets {@code updatedAt} from the store's clock.
+ *   <li>TS-4.3 An update whose expected version is not the task's current version throws {@link
+ *       StaleTaskException} and writes nothing; of two concurrent updates expecting the same version,
+ *       exactly one succeeds.
+ *   <li>TS-4.4 A write to an unknown task id throws {@link TaskNotFoundException} and writes nothing.
+ * </ul>
+ *
+ * <p><b>TS-5 Appending</b>
+ *
+ * <ul>
+ *   <li>TS-5.1 {@code appendProgress} adds one entry at the end of the progresses, verbatim, and changes
+ *       neither the status nor the preferences.
+ *   <li>TS-5.2 {@code addComment} and {@code addLink} add one entry at the end, with the author given
+ *       and the time from the store's clock.
+ *   <li>TS-5.3 Appends never lose a concurrent append: after N concurrent committed appends to one task,
+ *       all N entries are there.
+ *   <li>TS-5.4 Text is stored verbatim: quotes, SQL metacharacters, backslashes, new lines, non-ASCII
+ *       text and emoji, and texts up to {@link Task#MAX_TEXT_LENGTH} characters come back unchanged.
+ * </ul>
+ *
+ * <p><b>TS-6 Messages and the planning section</b>
+ *
+ * <ul>
+ *   <li>TS-6.1 {@code linkMessages} appends the ids to the task's message ids in the order given,
+ *       skipping ids the task already holds and duplicates within the call.
+ *   <li>TS-6.2 Within a session a message belongs to at most one task or to the planning section:
+ *       linking it again moves it, and the previous holder no longer lists it.
+ *   <li>TS-6.3 {@code linkMessagesToPlanningSection} creates the session's planning section on first use
+ *       and appends the ids to it; {@code planningMessageIds} lists them in link order (empty when the
+ *       section does not exist).
+ *   <li>TS-6.4 The planning section takes no order and is never a task.
+ * </ul>
+ *
+ * <p><b>TS-7 Claiming</b>
+ *
+ * <ul>
+ *   <li>TS-7.1 {@code claimNext(assignee)} picks, among the assignee's pending, non-archived tasks, the
+ *       one with the highest priority, then the oldest {@code createdAt}, then the lowest id; sets it
+ *       running; and returns it with its comments and links.
+ *   <li>TS-7.2 A claimed task is never returned by another claim while it is not pending again: under
+ *       any concurrency each pending task is claimed by exactly one caller.
+ *   <li>TS-7.3 With no claimable task the claim returns empty and writes nothing.
+ *   <li>TS-7.4 A claim never returns a task of another assignee, an archived task or a task that is not
+ *       pending.
+ *   <li>TS-7.5 Concurrent claimers never come back empty while a claimable task stays unclaimed after
+ *       they finish.
+ * </ul>
+ *
+ * <p><b>TS-8 Bad input</b>
+ *
+ * <ul>
+ *   <li>TS-8.1 Null arguments throw {@link NullPointerException}; blank session ids or assignees,
+ *       negative positions, ids that are not positive and texts over the limit throw {@link
+ *       IllegalArgumentException}. Nothing is written either way.
+ * </ul>
+ *
+ * <p>Implementations are thread-safe: one store is shared by every thread of the application.
+ */
+public interface TaskStore extends AutoCloseable {
+
+    /**
+     * Runs a unit of work in one transaction: all of its writes are kept, or none (TS-1).
+     *
+     * @param work what to do with the transaction; must not keep it beyond its return
+     * @param <R> the result type
+     * @return what the work returned
+     * @throws NullPointerException if {@code work} is null
+     * @throws IllegalStateException if called from inside a unit of work of this store on this thread
+     * @throws TaskStoreException if the storage fails (the work is rolled back)
+     */
+    <R> R inTransaction(TransactionWork<R> work);
+
+    /**
+     * Reads a task with all its fields, in a transaction of its own (TS-2.1).
+     *
+     * @param taskId the task's id
+     * @return the task, or empty if there is none with that id
+     */
+    default Optional<Task> findTask(long taskId) {
+        return inTransaction(transaction -> transaction.findTask(taskId));
+    }
+
+    /**
+     * Lists a session's tasks in order, in a transaction of its own (TS-2.2).
+     *
+     * @param sessionId the session
+     * @return the tasks, order 1 first; empty for an unknown session
+     */
+    default List<Task> listTasks(String sessionId) {
+        return inTransaction(transaction -> transaction.listTasks(sessionId));
+    }
+
+    /**
+     * Claims the assignee's next pending task, in a transaction of its own (TS-7).
+     *
+     * @param assignee the agent's name
+     * @return the claimed task, now running, with its comments and links; empty if none is claimable
+     */
+    default Optional<Task> claimNext(String assignee) {
+        return inTransaction(transaction -> transaction.claimNext(assignee));
+    }
+
+    /**
+     * Releases the store's resources (connections it opened itself, threads). A store built on a
+     * caller's {@code DataSource} does not close that data source. Idempotent.
+     */
+    @Override
+    default void close() {}
+}

@@ -1,0 +1,122 @@
+package dev.taskagent.task;
+
+import java.util.Objects;
+
+/**
+ * What a caller gives a store to create a task; the store assigns id, order, timestamps and version.
+ *
+ * <p>Immutable and thread-safe. Build one with {@link #builder(String, String)}.
+ *
+ * @param sessionId the session the task goes into; not blank, at most {@link Task#MAX_ID_LENGTH} chars
+ * @param description the user's words; not blank, at most {@link Task#MAX_TEXT_LENGTH} chars
+ * @param priority higher is claimed first
+ * @param assignee the agent whose queue gets the task, or null
+ * @param createdBy who created it, or null
+ * @param steps a Markdown checklist, or null
+ */
+public record NewTask(
+        String sessionId, String description, int priority, String assignee, String createdBy, String steps) {
+
+    /** Checks the invariants. */
+    public NewTask {
+        Checks.sessionId(sessionId);
+        Checks.notBlank(description, "description");
+        TextLimits.check(description, "description");
+        Checks.optionalName(assignee, "assignee");
+        Checks.optionalName(createdBy, "createdBy");
+        if (steps != null) {
+            TextLimits.check(steps, "steps");
+        }
+    }
+
+    /**
+     * Starts a new task with priority 0, no assignee, no creator and no steps.
+     *
+     * @param sessionId the session
+     * @param description the user's words
+     * @return a builder
+     */
+    public static Builder builder(String sessionId, String description) {
+        return new Builder(sessionId, description);
+    }
+
+    /**
+     * A pending task with just a description.
+     *
+     * @param sessionId the session
+     * @param description the user's words
+     * @return the new task's spec
+     */
+    public static NewTask of(String sessionId, String description) {
+        return builder(sessionId, description).build();
+    }
+
+    /** Builds {@link NewTask}. Not thread-safe. */
+    public static final class Builder {
+        private final String sessionId;
+        private final String description;
+        private int priority;
+        private String assignee;
+        private String createdBy;
+        private String steps;
+
+        private Builder(String sessionId, String description) {
+            this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
+            this.description = Objects.requireNonNull(description, "description");
+        }
+
+        /**
+         * Sets the priority; higher is claimed first.
+         *
+         * @param value any int
+         * @return this builder
+         */
+        public Builder priority(int value) {
+            priority = value;
+            return this;
+        }
+
+        /**
+         * Puts the task in an agent's queue.
+         *
+         * @param value the agent's name, or null
+         * @return this builder
+         */
+        public Builder assignee(String value) {
+            assignee = Checks.optionalName(value, "assignee");
+            return this;
+        }
+
+        /**
+         * Records who created the task.
+         *
+         * @param value the creator's name, or null
+         * @return this builder
+         */
+        public Builder createdBy(String value) {
+            createdBy = Checks.optionalName(value, "createdBy");
+            return this;
+        }
+
+        /**
+         * Gives the task a Markdown checklist of steps.
+         *
+         * @param value the Markdown document, or null
+         * @return this builder
+         */
+        public Builder steps(String value) {
+            steps = value;
+            return this;
+        }
+
+        /**
+         * Builds the spec.
+         *
+         * @return the spec
+         * @throws IllegalArgumentException if the session id or description is blank or too long
+         */
+        public NewTask build() {
+            return new NewTask(sessionId, description, priority, assignee, createdBy, steps);
+        }
+    }
+}

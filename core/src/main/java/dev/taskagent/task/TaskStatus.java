@@ -1,0 +1,80 @@
+package dev.taskagent.task;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * The lifecycle state of a {@link Task}.
+ *
+ * <p>On the wire (tool arguments, JSON, SQL) a status is written in lower case: {@code pending},
+ * {@code running}, {@code success}, {@code failed}. The queue vocabulary maps onto it: <em>idle</em> =
+ * {@link #PENDING}, <em>working</em> = {@link #RUNNING}, <em>complete</em> = {@link #SUCCESS} or {@link
+ * #FAILED}.
+ *
+ * <p>Thread-safe (an enum).
+ */
+public enum TaskStatus {
+    /** Not started yet. */
+    PENDING,
+    /** Work began, or restarted after a failure. */
+    RUNNING,
+    /** Confirmed done. Terminal. */
+    SUCCESS,
+    /** Explicit errors, abandonment or reported failure. Terminal. */
+    FAILED;
+
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
+    /**
+     * Returns the lower-case name used on the wire.
+     *
+     * @return {@code pending}, {@code running}, {@code success} or {@code failed}
+     */
+    public String wireName() {
+        return wireName;
+    }
+
+    /**
+     * Tells whether a task in this status is complete (success or failed).
+     *
+     * @return true for {@link #SUCCESS} and {@link #FAILED}
+     */
+    public boolean isTerminal() {
+        return this == SUCCESS || this == FAILED;
+    }
+
+    /**
+     * Parses a wire name, ignoring case and surrounding white space.
+     *
+     * @param value the text to parse
+     * @return the status
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalArgumentException if {@code value} is not one of the four wire names
+     */
+    public static TaskStatus fromWireName(String value) {
+        Objects.requireNonNull(value, "value");
+        String normalized = value.strip().toLowerCase(Locale.ROOT);
+        for (TaskStatus status : values()) {
+            if (status.wireName.equals(normalized)) {
+                return status;
+            }
+        }
+        throw new IllegalArgumentException("Unknown task status '" + value + "'; expected one of " + wireNames());
+    }
+
+    /**
+     * Returns the four wire names, comma separated, for error messages.
+     *
+     * @return {@code "pending, running, success, failed"}
+     */
+    public static String wireNames() {
+        return Arrays.stream(values()).map(TaskStatus::wireName).collect(Collectors.joining(", "));
+    }
+
+    @Override
+    public String toString() {
+        return wireName;
+    }
+}

@@ -1,0 +1,288 @@
+package dev.taskagent.tool;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskagent.internal.Json;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The arguments of one tool call, parsed from the JSON the model sent, with typed getters that throw
+ * {@link ToolArgumentException} (a soft error for the model) when an argument is missing or of the wrong
+ * type.
+ *
+ * <p>The getters are forgiving where models commonly are sloppy and the intent is unambiguous: an
+ * integer written as a string ({@code "3"}) is read as an integer, and a single value where a list is
+ * expected is read as a list of one. A JSON {@code null} counts as absent.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ToolArguments {
+    private static final ToolArguments EMPTY = new ToolArguments(Json.mapper().createObjectNode());
+
+    private final ObjectNode node;
+
+    private ToolArguments(ObjectNode node) {
+        this.node = node;
+    }
+
+    /**
+     * Parses the arguments of a tool call. An empty or blank text is read as no arguments, as some model
+     * APIs send it for tools without parameters.
+     *
+     * @param json the arguments as the model wrote them
+     * @return the parsed arguments
+     * @throws ToolArgumentException if the text is not a JSON object
+     */
+    public static ToolArguments parse(String json) {
+        Objects.requireNonNull(json, "json");
+        if (json.isBlank()) {
+            return EMPTY;
+        }
+        JsonNode parsed;
+        try {
+            parsed = Json.mapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new ToolArgumentException("The arguments are not valid JSON (" + e.getOriginalMessage()
+                    + "). Send the arguments as one JSON object, for example {\"name\": \"value\"}.");
+        }
+        if (parsed == null || parsed.isNull() || parsed.isMissingNode()) {
+            return EMPTY;
+        }
+        if (!parsed.isObject()) {
+            throw new ToolArgumentException("The arguments must be a JSON object, not " + describe(parsed)
+                    + ". Send them as {\"name\": value, ...}.");
+        }
+        return new ToolArguments((ObjectNode) parsed);
+    }
+
+    /**
+     * Returns arguments with no values.
+     *
+     * @return empty arguments
+     */
+    public static ToolArguments empty() {
+        return EMPTY;
+    }
+
+    /**
+     * Tells whether an argument is present and not null.
+     *
+     * @param name the argument's name
+     * @return true when the model sent a non-null value
+     */
+    public boolean has(String name) {
+        JsonNode value = node.get(name);
+        return value != null && !value.isNull();
+    }
+
+    /** @return the names of the arguments sent, in the order sent */
+    public Set<String> names() {
+        Set<String> names = new LinkedHashSet<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return Collections.unmodifiableSet(names);
+    }
+
+    /**
+     * Reads a required integer.
+     *
+     * @param name the argument's name
+     * @return the value
+     * @throws ToolArgumentException if it is missing or not an integer that fits an int
+     */
+    public int requiredInt(String name) {
+        return optionalInt(name).orElseThrow(() -> missing(name, "an integer"));
+    }
+
+    /**
+     * Reads an optional integer.
+     *
+     * @param name the argument's name
+     * @return the value, or empty when absent
+     * @throws ToolArgumentException if present but not an integer that fits an int
+     */
+    public OptionalInt optionalInt(String name) {
+        OptionalLong value = optionalLong(name);
+        if (value.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        long number = value.getAsLong();
+        if (number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
+            throw new ToolArgumentException(
+                    "Argument '" + name + "' is out of range (" + number + "); send a smaller integer.");
+        }
+        return OptionalInt.of((int) number);
+    }
+
+    /**
+     * Reads a required 64-bit integer, such as a task id.
+     *
+     * @param name the argument's name
+     * @return the value
+     * @throws ToolArgumentException if it is missing or not an integer
+     */
+    public long requiredLong(String name) {
+        return optionalLong(name).orElseThrow(() -> missing(name, "an integer"));
+    }
+
+    /**
+     * Reads an optional 64-bit integer.
+     *
+     * @param name the argument's name
+     * @return the value, or empty when absent
+     * @throws ToolArgumentException if present but not an integer
+     */
+    public OptionalLong optionalLong(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(toLong(name, value));
+    }
+
+    /**
+     * Reads a required string. Blank strings are returned as they are; tools decide what blank means.
+     *
+     * @param name the argument's name
+     * @return the value
+     * @throws ToolArgumentException if it is missing or not a string
+     */
+    public String requiredString(String name) {
+        return optionalString(name).orElseThrow(() -> missing(name, "a string"));
+    }
+
+    /**
+     * Reads an optional string.
+     *
+     * @param name the argument's name
+     * @return the value, or empty when absent
+     * @throws ToolArgumentException if present but not a string
+     */
+    public Optional<String> optionalString(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isTextual()) {
+            throw new ToolArgumentException("Argument '" + name + "' must be a string, not " + describe(value) + ".");
+        }
+        return Optional.of(value.textValue());
+    }
+
+    /**
+     * Reads a required list of integers; a single integer is read as a list of one.
+     *
+     * @param name the argument's name
+     * @return the values in the order sent
+     * @throws ToolArgumentException if it is missing or an element is not an integer
+     */
+    public List<Integer> requiredIntList(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            throw missing(name, "an array of integers");
+        }
+        List<Integer> result = new ArrayList<>();
+        for (JsonNode element : elements(value)) {
+            long number = toLong(name, element);
+            if (number < Integer.MIN_VALUE || number > Integer.MAX_VALUE) {
+                throw new ToolArgumentException(
+                        "Argument '" + name + "' holds an out-of-range integer (" + number + ").");
+            }
+            result.add((int) number);
+        }
+        return List.copyOf(result);
+    }
+
+    /**
+     * Reads an optional list of strings; a single string is read as a list of one.
+     *
+     * @param name the argument's name
+     * @return the values in the order sent, or empty when absent
+     * @throws ToolArgumentException if an element is not a string
+     */
+    public Optional<List<String>> optionalStringList(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        List<String> result = new ArrayList<>();
+        for (JsonNode element : elements(value)) {
+            if (!element.isTextual()) {
+                throw new ToolArgumentException(
+                        "Argument '" + name + "' must be an array of strings; it holds " + describe(element) + ".");
+            }
+            result.add(element.textValue());
+        }
+        return Optional.of(List.copyOf(result));
+    }
+
+    /** @return the arguments as compact JSON */
+    public String toJson() {
+        return node.toString();
+    }
+
+    @Override
+    public String toString() {
+        return toJson();
+    }
+
+    private static Iterable<JsonNode> elements(JsonNode value) {
+        if (value.isArray()) {
+            return value::elements;
+        }
+        return () -> List.of(value).iterator();
+    }
+
+    private static long toLong(String name, JsonNode value) {
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
+            return value.longValue();
+        }
+        if (value.isFloatingPointNumber()
+                && value.doubleValue() == Math.rint(value.doubleValue())
+                && value.canConvertToLong()) {
+            return value.longValue();
+        }
+        if (value.isTextual()) {
+            try {
+                return Long.parseLong(value.textValue().strip());
+            } catch (NumberFormatException e) {
+                // falls through to the error below
+            }
+        }
+        throw new ToolArgumentException("Argument '" + name + "' must be an integer, not " + describe(value) + ".");
+    }
+
+    private static ToolArgumentException missing(String name, String type) {
+        return new ToolArgumentException("Missing required argument '" + name + "' (" + type + ").");
+    }
+
+    private static String describe(JsonNode value) {
+        String text = value.toString();
+        if (text.length() > 60) {
+            text = text.substring(0, 57) + "...";
+        }
+        String type;
+        if (value.isTextual()) {
+            type = "the string";
+        } else if (value.isNumber()) {
+            type = "the number";
+        } else if (value.isArray()) {
+            type = "the array";
+        } else if (value.isObject()) {
+            type = "the object";
+        } else if (value.isBoolean()) {
+            type = "the boolean";
+        } else {
+            type = "the value";
+        }
+        return type + " " + text;
+    }
+}

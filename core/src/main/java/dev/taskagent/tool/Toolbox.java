@@ -1,0 +1,154 @@
+package dev.taskagent.tool;
+
+import dev.taskagent.llm.ToolCall;
+import dev.taskagent.llm.ToolDefinition;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A set of tools by name: renders their definitions for a model and dispatches the model's calls.
+ *
+ * <p>Dispatch turns every problem the model can fix into a soft error ({@link ToolResult#error(String)}):
+ * an unknown tool name, arguments that are not a JSON object, a missing or mistyped argument. Anything
+ * else a tool throws is a hard error, rethrown as {@link ToolExecutionException}.
+ *
+ * <p>Immutable; thread-safe when its tools are.
+ */
+public final class Toolbox {
+    private static final Toolbox EMPTY = new Toolbox(Map.of());
+
+    private final Map<String, Tool> tools;
+
+    private Toolbox(Map<String, Tool> tools) {
+        this.tools = tools;
+    }
+
+    /**
+     * A toolbox of these tools, in this order.
+     *
+     * @param tools the tools; names must be unique
+     * @return the toolbox
+     * @throws IllegalArgumentException if two tools have the same name
+     */
+    public static Toolbox of(Tool... tools) {
+        return of(List.of(tools));
+    }
+
+    /**
+     * A toolbox of these tools, in this order.
+     *
+     * @param tools the tools; names must be unique
+     * @return the toolbox
+     * @throws IllegalArgumentException if two tools have the same name
+     */
+    public static Toolbox of(Collection<? extends Tool> tools) {
+        Map<String, Tool> byName = new LinkedHashMap<>();
+        for (Tool tool : tools) {
+            Objects.requireNonNull(tool, "tool");
+            Tool previous = byName.putIfAbsent(tool.name(), tool);
+            if (previous != null) {
+                throw new IllegalArgumentException("Two tools are named '" + tool.name() + "': "
+                        + previous.getClass().getName() + " and "
+                        + tool.getClass().getName());
+            }
+        }
+        return byName.isEmpty() ? EMPTY : new Toolbox(Collections.unmodifiableMap(byName));
+    }
+
+    /**
+     * A toolbox without tools.
+     *
+     * @return the empty toolbox
+     */
+    public static Toolbox empty() {
+        return EMPTY;
+    }
+
+    /**
+     * Returns a toolbox with this toolbox's tools followed by others.
+     *
+     * @param others more tools
+     * @return the combined toolbox
+     * @throws IllegalArgumentException if a name occurs twice
+     */
+    public Toolbox with(Collection<? extends Tool> others) {
+        List<Tool> all = new ArrayList<>(tools.values());
+        all.addAll(others);
+        return of(all);
+    }
+
+    /**
+     * Returns a toolbox with the tools of both toolboxes.
+     *
+     * @param other another toolbox
+     * @return the combined toolbox
+     * @throws IllegalArgumentException if a name occurs in both
+     */
+    public Toolbox with(Toolbox other) {
+        return with(other.tools.values());
+    }
+
+    /** @return the tool names, in order */
+    public Set<String> names() {
+        return tools.keySet();
+    }
+
+    /** @return the tools, in order */
+    public Collection<Tool> tools() {
+        return tools.values();
+    }
+
+    /** @return true when there is no tool */
+    public boolean isEmpty() {
+        return tools.isEmpty();
+    }
+
+    /**
+     * Looks a tool up.
+     *
+     * @param name the tool's name
+     * @return the tool, or empty
+     */
+    public Optional<Tool> tool(String name) {
+        return Optional.ofNullable(tools.get(name));
+    }
+
+    /** @return the definitions the model sees, in order */
+    public List<ToolDefinition> definitions() {
+        return tools.values().stream().map(Tool::definition).toList();
+    }
+
+    /**
+     * Runs one tool call.
+     *
+     * @param call the model's call
+     * @return the tool's result, or a soft error for an unknown tool or bad arguments
+     * @throws ToolExecutionException if the tool failed unexpectedly (a hard error)
+     */
+    public ToolResult call(ToolCall call) {
+        Objects.requireNonNull(call, "call");
+        Tool tool = tools.get(call.name());
+        if (tool == null) {
+            return ToolResult.error(
+                    "Unknown tool '" + call.name() + "'. Available tools: " + String.join(", ", tools.keySet()) + ".");
+        }
+        try {
+            ToolResult result = tool.call(ToolArguments.parse(call.argumentsJson()));
+            if (result == null) {
+                throw new IllegalStateException("the tool returned null");
+            }
+            return result;
+        } catch (ToolArgumentException e) {
+            return ToolResult.error(e.getMessage());
+        } catch (RuntimeException e) {
+            throw new ToolExecutionException(call.name(), e);
+        }
+    }
+}

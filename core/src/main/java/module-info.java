@@ -1,0 +1,23 @@
+/**
+ * taskagent core: the task model, the {@code TaskStore} and {@code ChatModel} SPIs, tools, the extraction
+ * agent, the work queue, Markdown steps and events.
+ */
+module dev.taskagent.core {
+    requires transitive org.slf4j;
+    requires com.fasterxml.jackson.databind;
+
+    exports dev.taskagent.task;
+    exports dev.taskagent.store;
+    exports dev.taskagent.event;
+    exports dev.taskagent.llm;
+    exports dev.taskagent.tool;
+
+    // Each feature package is exported once it has public types (javac refuses empty packages).
+    // exports dev.taskagent.extraction;
+
+    // exports dev.taskagent.queue;
+
+    // exports dev.taskagent.steps;
+
+    uses dev.taskagent.llm.ChatModelProvider;
+}
