@@ -30,6 +30,9 @@ import java.util.Optional;
  *       thread, throws {@link IllegalStateException} and leaves the outer unit of work usable.
  *   <li>TS-1.6 A failure of the storage itself surfaces as a {@link TaskStoreException} (or a subclass)
  *       and rolls the unit of work back.
+ *   <li>TS-1.7 A store may run the unit of work again after a transient conflict of the database
+ *       (deadlock, serialisation failure) rolled it back, a bounded number of times. A unit of work must
+ *       therefore keep no state of its own across attempts other than what it resets at its start.
  * </ul>
  *
  * <p><b>TS-2 Reads</b>
