@@ -1,5 +1,6 @@
 package dev.taskagent.llm.openai;
 
+import com.openai.azure.credential.AzureApiKeyCredential;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.StreamResponse;
@@ -101,12 +102,15 @@ public final class OpenAiChatModel implements ChatModel, AutoCloseable {
                 builder.legacyMaxTokens != null ? builder.legacyMaxTokens : !isOpenAiService(builder.baseUrl);
         String apiKey = builder.apiKey != null ? builder.apiKey : PLACEHOLDER_API_KEY;
         this.errors = new ServiceErrors(baseUrl, model, apiKey, builder.apiKey != null, maxRetries, timeout);
-        this.client = OpenAIOkHttpClient.builder()
-                .apiKey(apiKey)
-                .baseUrl(baseUrl)
-                .timeout(timeout)
-                .maxRetries(maxRetries)
-                .build();
+        OpenAIOkHttpClient.Builder http =
+                OpenAIOkHttpClient.builder().baseUrl(baseUrl).timeout(timeout).maxRetries(maxRetries);
+        // Azure OpenAI takes its key in the api-key header; everyone else as a bearer token.
+        if (isAzureHost(baseUrl)) {
+            http.credential(AzureApiKeyCredential.create(apiKey));
+        } else {
+            http.apiKey(apiKey);
+        }
+        this.client = http.build();
     }
 
     /**
@@ -257,8 +261,20 @@ public final class OpenAiChatModel implements ChatModel, AutoCloseable {
     // OpenAI's own service (and Azure OpenAI) wants max_completion_tokens and refuses max_tokens for
     // reasoning models; Ollama, LM Studio and older vLLM/llama.cpp read only max_tokens.
     private static boolean isOpenAiService(String baseUrl) {
-        String host = URI.create(baseUrl).getHost().toLowerCase(Locale.ROOT);
-        return host.equals("api.openai.com") || host.endsWith(".openai.azure.com");
+        return host(baseUrl).equals("api.openai.com") || isAzureHost(baseUrl);
+    }
+
+    // The host suffixes by which the SDK itself recognises Azure OpenAI endpoints.
+    static boolean isAzureHost(String baseUrl) {
+        String host = host(baseUrl);
+        return host.endsWith(".openai.azure.com")
+                || host.endsWith(".services.ai.azure.com")
+                || host.endsWith(".cognitiveservices.azure.com")
+                || host.endsWith(".azure-api.net");
+    }
+
+    private static String host(String baseUrl) {
+        return URI.create(baseUrl).getHost().toLowerCase(Locale.ROOT);
     }
 
     /**

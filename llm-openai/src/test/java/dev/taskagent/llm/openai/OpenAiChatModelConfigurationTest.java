@@ -119,6 +119,16 @@ class OpenAiChatModelConfigurationTest {
         }
     }
 
+    @Test
+    void azureEndpointsAreRecognisedByTheirHost() {
+        assertThat(OpenAiChatModel.isAzureHost("https://my-resource.openai.azure.com/openai/v1"))
+                .isTrue();
+        assertThat(OpenAiChatModel.isAzureHost("https://my-project.services.ai.azure.com/openai/v1"))
+                .isTrue();
+        assertThat(OpenAiChatModel.isAzureHost("https://api.openai.com/v1")).isFalse();
+        assertThat(OpenAiChatModel.isAzureHost("http://localhost:11434/v1")).isFalse();
+    }
+
     private static Function<String, String> settings(Map<String, String> values) {
         return values::get;
     }
