@@ -51,7 +51,9 @@ final class AppendMessagesToTaskTool extends ExtractionTool {
                 .filter(id -> !task.messageIds().contains(id))
                 .toList();
         Task linked = scope.transaction().linkMessages(task.id(), resolution.hostIds());
-        scope.recordEvent(new TaskEvent.MessagesLinked(linked, newlyLinked));
+        if (!newlyLinked.isEmpty()) {
+            scope.recordEvent(new TaskEvent.MessagesLinked(linked, newlyLinked));
+        }
         String statusNote;
         if (linked.status() == TaskStatus.RUNNING) {
             statusNote = "it was already running.";

@@ -62,7 +62,7 @@ final class ExtractionRun {
         this.agent = agent;
         this.sessionId = sessionId;
         this.batch = batch;
-        this.transactions = new TransactionRunner(agent.store(), agent.listeners());
+        this.transactions = agent.transactions();
     }
 
     AgentRun execute() {
@@ -150,6 +150,7 @@ final class ExtractionRun {
             toolCalls.add(new ToolCallRecord(scope.iteration(), call, result, true));
         }
         thinking.addAll(scope.thinking());
+        scope.thinking().forEach(text -> LOG.debug("Session '{}' thinking: {}", sessionId, text));
         Set<Long> reachedTerminal = new LinkedHashSet<>();
         for (TaskEvent event : scope.events()) {
             long id = event.task().id();

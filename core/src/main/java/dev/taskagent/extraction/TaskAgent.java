@@ -1,6 +1,7 @@
 package dev.taskagent.extraction;
 
 import dev.taskagent.event.TaskListener;
+import dev.taskagent.internal.TransactionRunner;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatModels;
 import dev.taskagent.llm.ChatOptions;
@@ -50,6 +51,7 @@ public final class TaskAgent {
     private final Clock clock;
     private final ChatOptions chatOptions;
     private final InputRenderer renderer;
+    private final TransactionRunner transactions;
     private final SessionLocks sessionLocks = new SessionLocks();
 
     private TaskAgent(Builder builder) {
@@ -61,6 +63,7 @@ public final class TaskAgent {
         clock = builder.clock;
         chatOptions = builder.chatOptions;
         renderer = new InputRenderer(builder.previousProgressWindow, builder.partTruncationLength);
+        transactions = new TransactionRunner(store, listeners);
     }
 
     /**
@@ -114,8 +117,9 @@ public final class TaskAgent {
         return maxIterations;
     }
 
-    List<TaskListener> listeners() {
-        return listeners;
+    /** Runs units of work and tells the listeners about their events after commit. */
+    TransactionRunner transactions() {
+        return transactions;
     }
 
     List<FinishedTaskHook> finishedTaskHooks() {
