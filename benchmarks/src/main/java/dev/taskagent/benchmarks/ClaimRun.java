@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.openjdk.jmh.infra.Blackhole;
@@ -17,7 +18,8 @@ import org.openjdk.jmh.runner.IterationType;
  *
  * <p>The stocking is done by the worker threads themselves, in their own (thread-scoped) iteration
  * set-up: JMH busy-waits all other threads while one thread runs a benchmark-scoped iteration set-up,
- * which on two cores would slow the stocking sixteenfold. Each worker sizes its share from the fastest
+ * which on two cores would slow the stocking sixteenfold. A worker that has stocked waits for the others
+ * before its first claim. Each worker sizes its share from the fastest
  * rate it has seen (twice what the next iteration could take) and makes the tasks it claimed pending
  * again, so the tables keep their size from one iteration to the next.
  */
@@ -35,6 +37,7 @@ final class ClaimRun implements AutoCloseable {
     private final ClaimTarget target;
     private final Worker[] workers;
     private volatile Set<Long> claimedThisIteration = ConcurrentHashMap.newKeySet();
+    private volatile CountDownLatch allStocked = new CountDownLatch(0);
     private volatile int iteration;
 
     /**
@@ -78,6 +81,7 @@ final class ClaimRun implements AutoCloseable {
     void startIteration() {
         iteration++;
         claimedThisIteration = ConcurrentHashMap.newKeySet();
+        allStocked = new CountDownLatch(workers.length);
     }
 
     /**
@@ -111,6 +115,7 @@ final class ClaimRun implements AutoCloseable {
         private long emptyClaims;
         private long iterationStart;
         private long firstEmptyClaim;
+        private boolean released;
 
         private Worker(String[] assignees, double expectedRatePerSecond) {
             this.assignees = assignees;
@@ -139,6 +144,22 @@ final class ClaimRun implements AutoCloseable {
             count = 0;
             emptyClaims = 0;
             firstEmptyClaim = 0;
+            released = false;
+            allStocked.countDown();
+        }
+
+        /**
+         * Waits until every worker has stocked its share. JMH lets a thread that is ready run the benchmark
+         * while it waits for the others; here that would drain the queue while the others still stock.
+         */
+        private void awaitStock() {
+            try {
+                allStocked.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for the other workers to stock", e);
+            }
+            released = true;
             iterationStart = System.nanoTime();
         }
 
@@ -149,6 +170,9 @@ final class ClaimRun implements AutoCloseable {
          * @return true if a task was claimed, false if the claim came back empty
          */
         boolean claim(Blackhole blackhole) {
+            if (!released) {
+                awaitStock();
+            }
             String assignee = assignees[next];
             next = next + 1 == assignees.length ? 0 : next + 1;
             long id = target.claim(assignee, blackhole);
@@ -174,10 +198,12 @@ final class ClaimRun implements AutoCloseable {
          * @throws IllegalStateException when a check fails, which makes JMH report the benchmark as failed
          */
         void afterIteration(IterationParams params) {
-            // Up to the first empty claim, the rate is the real one even when the stock ran out.
+            // Up to the first empty claim the rate is a real one even when the stock ran out, but it may be
+            // the slow rate of code not yet compiled: then the next stock is sized for four times it.
             long end = emptyClaims > 0 ? firstEmptyClaim : System.nanoTime();
             double seconds = Math.max(1e-3, (end - iterationStart) / 1e9);
-            fastestRatePerSecond = Math.max(fastestRatePerSecond, count / seconds);
+            double rate = count / seconds * (emptyClaims > 0 ? 4 : 1);
+            fastestRatePerSecond = Math.max(fastestRatePerSecond, rate);
             Set<Long> claimed = claimedThisIteration;
             for (int index = 0; index < count; index++) {
                 if (!claimed.add(ids[index])) {
