@@ -56,8 +56,8 @@ final class QueueTools {
     static QueueTool signupForTask(TaskQueue queue) {
         return new QueueTool(
                 SIGNUP_FOR_TASK,
-                "Claim your next idle task: your pending task with the highest priority (oldest first) is set"
-                        + " to running and returned with its comments and links.",
+                "Claim your next idle task (highest priority, then oldest): sets it running and returns it with"
+                        + " its comments and links.",
                 JsonSchema.object()
                         .requiredString("agent_name", "Your agent name")
                         .toJson(),
@@ -72,14 +72,13 @@ final class QueueTools {
     static QueueTool moveTask(TaskQueue queue) {
         return new QueueTool(
                 MOVE_TASK,
-                "Hand your task over to another agent with a comment: it becomes pending in new_agent's queue."
-                        + " Complete or archived tasks cannot be moved. Returns the task with its comments"
-                        + " and links.",
+                "Hand your task to another agent with a comment; it becomes pending in their queue. Returns"
+                        + " the task with its comments and links.",
                 JsonSchema.object()
                         .requiredInteger("task_id", "Task id")
-                        .requiredString("current_agent", "Your agent name; the task must be assigned to you")
-                        .requiredString("new_agent", "Agent taking the task over")
-                        .requiredString("comment", "What was done and what is left")
+                        .requiredString("current_agent", "Your agent name")
+                        .requiredString("new_agent", "Who takes over")
+                        .requiredString("comment", "What is done and what is left")
                         .toJson(),
                 arguments -> {
                     long taskId = taskId(arguments);
@@ -190,8 +189,7 @@ final class QueueTools {
     static QueueTool getMyQueue(TaskQueue queue) {
         return new QueueTool(
                 GET_MY_QUEUE,
-                "List an agent's tasks that are not archived, next to claim first. Descriptions are cut;"
-                        + " get_task shows all.",
+                "List an agent's tasks that are not archived, next to claim first.",
                 JsonSchema.object()
                         .requiredString("agent_name", "Your agent name")
                         .toJson(),

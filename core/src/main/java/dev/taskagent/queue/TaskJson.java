@@ -10,7 +10,11 @@ import dev.taskagent.task.Task;
 /**
  * Renders tasks for a model, compactly: every tool result is paid for in tokens, so fields that are
  * empty, null or false are left out, timestamps and store bookkeeping (session, order, version, message
- * ids) are not shown, and comments and links are listed oldest first without their times.
+ * ids) are not shown, and comments and links are listed oldest first, one string each, without their
+ * times: a comment as {@code "author: text"}, a link as a Markdown link followed by its author ({@code
+ * "[design doc](https://example.com/d) by carol"}, or {@code "https://example.com/d by carol"} without a
+ * description). Measured with a real tokenizer, one string per entry costs about five tokens less than
+ * an object with named fields.
  *
  * <p>Thread-safe (stateless).
  */
@@ -51,17 +55,13 @@ final class TaskJson {
         if (!task.comments().isEmpty()) {
             ArrayNode comments = node.putArray("comments");
             for (Comment comment : task.comments()) {
-                comments.addObject().put("author", comment.author()).put("text", comment.text());
+                comments.add(comment.author() + ": " + comment.text());
             }
         }
         if (!task.links().isEmpty()) {
             ArrayNode links = node.putArray("links");
             for (Link link : task.links()) {
-                ObjectNode linkNode = links.addObject().put("url", link.url());
-                if (!link.description().isEmpty()) {
-                    linkNode.put("description", link.description());
-                }
-                linkNode.put("author", link.author());
+                links.add(linkText(link));
             }
         }
         if (task.archived()) {
@@ -87,6 +87,11 @@ final class TaskJson {
             description = description.substring(0, end) + "…";
         }
         return "#" + task.id() + " " + task.status().wireName() + " p" + task.priority() + ": " + description;
+    }
+
+    private static String linkText(Link link) {
+        String target = link.description().isBlank() ? link.url() : "[" + link.description() + "](" + link.url() + ")";
+        return target + " by " + link.author();
     }
 
     private static void putIfPresent(ObjectNode node, String name, String value) {

@@ -274,7 +274,7 @@ public abstract class TaskQueueSuite {
                 .isEqualTo("Task #" + task.id() + " transferred from alice to bob\n{\"id\":" + task.id()
                         + ",\"status\":\"pending\",\"priority\":0,\"assignee\":\"bob\",\"previous_assignee\":\"alice\","
                         + "\"description\":\"Review the patch\","
-                        + "\"comments\":[{\"author\":\"alice\",\"text\":\"Over to you.\"}]}");
+                        + "\"comments\":[\"alice: Over to you.\"]}");
     }
 
     @Test
@@ -395,8 +395,8 @@ public abstract class TaskQueueSuite {
                         + "\"previous_assignee\":\"alice\",\"created_by\":\"carol\","
                         + "\"description\":\"Ship the invoice export\","
                         + "\"steps\":\"- [ ] write the query\\n- [ ] add the button\","
-                        + "\"comments\":[{\"author\":\"alice\",\"text\":\"Query done (PR linked); the button is left.\"}],"
-                        + "\"links\":[{\"url\":\"https://example.com/pr/7\",\"author\":\"alice\"}]}");
+                        + "\"comments\":[\"alice: Query done (PR linked); the button is left.\"],"
+                        + "\"links\":[\"https://example.com/pr/7 by alice\"]}");
         assertThat(call("update_task", "{\"task_id\":" + id + ",\"status\":\"success\"}"))
                 .isEqualTo(ToolResult.ok("Task #" + id + " updated"));
         assertThat(call("move_task", moveArguments(id, "bob", "carol", "please check")))
@@ -621,10 +621,8 @@ public abstract class TaskQueueSuite {
                 .isEqualTo(ToolResult.ok("{\"id\":" + task.id()
                         + ",\"status\":\"pending\",\"priority\":2,\"assignee\":\"alice\",\"created_by\":\"carol\","
                         + "\"description\":\"Fix \\\"quotes\\\" and ünïcode 🚀\","
-                        + "\"comments\":[{\"author\":\"carol\",\"text\":\"First.\"},"
-                        + "{\"author\":\"alice\",\"text\":\"Second,\\nwith a new line.\"}],"
-                        + "\"links\":[{\"url\":\"https://example.com/a\",\"description\":\"design doc\","
-                        + "\"author\":\"carol\"}]}"));
+                        + "\"comments\":[\"carol: First.\",\"alice: Second,\\nwith a new line.\"],"
+                        + "\"links\":[\"[design doc](https://example.com/a) by carol\"]}"));
         assertThat(call("get_task", "{\"task_id\":999999}")).isEqualTo(ToolResult.error("Task 999999 not found"));
     }
 
