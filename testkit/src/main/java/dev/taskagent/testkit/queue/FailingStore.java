@@ -1,5 +1,6 @@
 package dev.taskagent.testkit.queue;
 
+import dev.taskagent.store.StaleTaskException;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
@@ -10,10 +11,11 @@ import dev.taskagent.task.TaskUpdate;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A store that fails inside the unit of work right after one chosen write succeeded, to prove that the
- * queue's operations roll back as a whole. Every other call goes to the real store unchanged, so the
+ * queue's operations roll back as a whole, or that refuses updates as stale, as a lost race would. Every other call goes to the real store unchanged, so the
  * fault is the same on every store the suite runs on.
  */
 final class FailingStore implements TaskStore {
@@ -25,11 +27,16 @@ final class FailingStore implements TaskStore {
         /** After {@code updateTask} wrote the change. */
         AFTER_UPDATE,
         /** After {@code addComment} wrote the comment. */
-        AFTER_COMMENT
+        AFTER_COMMENT,
+        /** The first {@code updateTask} finds the task changed by someone else, as in a race. */
+        STALE_ONCE,
+        /** Every {@code updateTask} finds the task changed by someone else. */
+        STALE_ALWAYS
     }
 
     private final TaskStore delegate;
     private final Fault fault;
+    private final AtomicInteger staleUpdates = new AtomicInteger();
 
     FailingStore(TaskStore delegate, Fault fault) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -39,6 +46,11 @@ final class FailingStore implements TaskStore {
     @Override
     public <R> R inTransaction(TransactionWork<R> work) {
         return delegate.inTransaction(transaction -> work.execute(new FailingTransaction(transaction)));
+    }
+
+    /** @return how many updates this store refused as stale */
+    int staleUpdates() {
+        return staleUpdates.get();
     }
 
     private TaskStoreException injected(String what) {
@@ -89,6 +101,11 @@ final class FailingStore implements TaskStore {
 
         @Override
         public Task updateTask(TaskUpdate update) {
+            if (fault == Fault.STALE_ALWAYS || (fault == Fault.STALE_ONCE && staleUpdates.get() == 0)) {
+                staleUpdates.incrementAndGet();
+                long expected = update.expectedVersion().orElse(0);
+                throw new StaleTaskException(update.taskId(), expected, expected + 1);
+            }
             Task updated = delegate.updateTask(update);
             if (fault == Fault.AFTER_UPDATE) {
                 throw injected("the update of task " + update.taskId());

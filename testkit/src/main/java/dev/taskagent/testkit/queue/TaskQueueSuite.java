@@ -9,6 +9,7 @@ import dev.taskagent.queue.TaskArchivedException;
 import dev.taskagent.queue.TaskCompleteException;
 import dev.taskagent.queue.TaskNotAssignedException;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.StaleTaskException;
 import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
@@ -359,6 +360,40 @@ public abstract class TaskQueueSuite {
         assertThat(events).isEmpty();
         assertThat(queue.move(task.id(), "alice", "bob", "hand over").comments())
                 .hasSize(1);
+    }
+
+    @Test
+    void moveReadsAndChecksTheTaskAgainWhenItChangedBetweenTheReadAndTheWrite() {
+        Task task = create("alice", 0, "raced once");
+        FailingStore racing = new FailingStore(store, FailingStore.Fault.STALE_ONCE);
+        TaskQueue queueThatLosesOneRace = TaskQueue.builder(racing).build();
+
+        Task moved = queueThatLosesOneRace.move(task.id(), "alice", "bob", "after one retry");
+
+        assertThat(racing.staleUpdates()).isEqualTo(1);
+        assertThat(moved.assignee()).isEqualTo("bob");
+        assertThat(moved.comments()).extracting(c -> c.text()).containsExactly("after one retry");
+    }
+
+    @Test
+    void aMoveThatKeepsLosingTheRaceGivesUpWithoutWritingAndTheToolSaysToRetry() {
+        Task task = create("alice", 0, "always raced");
+        FailingStore racing = new FailingStore(store, FailingStore.Fault.STALE_ALWAYS);
+        TaskQueue queueThatAlwaysLoses = TaskQueue.builder(racing).build();
+
+        assertThatThrownBy(() -> queueThatAlwaysLoses.move(task.id(), "alice", "bob", "never lands"))
+                .isInstanceOf(StaleTaskException.class);
+        ToolResult result = queueThatAlwaysLoses
+                .tools()
+                .call(new ToolCall("call-stale", "move_task", moveArguments(task.id(), "alice", "bob", "never")));
+
+        // Each call retried, and gave up after a bounded number of attempts (it returned).
+        assertThat(racing.staleUpdates()).isGreaterThan(2);
+        assertThat(result.isError()).isTrue();
+        assertThat(result.text())
+                .startsWith("Task " + task.id() + " changed concurrently")
+                .endsWith("and retry");
+        assertThat(store.findTask(task.id())).contains(task);
     }
 
     @Test
