@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A store that fails inside the unit of work right after one chosen write succeeded, to prove that the
- * queue's operations roll back as a whole, or that refuses updates as stale, as a lost race would. Every other call goes to the real store unchanged, so the
+ * queue's operations roll back as a whole; or that refuses updates as stale, as a lost race would; or
+ * that runs every unit of work twice, as a store may after a transient conflict (TS-1.7). Every other call goes to the real store unchanged, so the
  * fault is the same on every store the suite runs on.
  */
 final class FailingStore implements TaskStore {
@@ -31,12 +32,18 @@ final class FailingStore implements TaskStore {
         /** The first {@code updateTask} finds the task changed by someone else, as in a race. */
         STALE_ONCE,
         /** Every {@code updateTask} finds the task changed by someone else. */
-        STALE_ALWAYS
+        STALE_ALWAYS,
+        /**
+         * Every unit of work runs once, is rolled back as after a deadlock, and runs again: the retry that
+         * rule TS-1.7 allows a store.
+         */
+        RERUN
     }
 
     private final TaskStore delegate;
     private final Fault fault;
     private final AtomicInteger staleUpdates = new AtomicInteger();
+    private final AtomicInteger reruns = new AtomicInteger();
 
     FailingStore(TaskStore delegate, Fault fault) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -45,7 +52,22 @@ final class FailingStore implements TaskStore {
 
     @Override
     public <R> R inTransaction(TransactionWork<R> work) {
+        if (fault == Fault.RERUN) {
+            try {
+                delegate.inTransaction(transaction -> {
+                    work.execute(new FailingTransaction(transaction));
+                    throw new TransientConflict();
+                });
+            } catch (TransientConflict conflict) {
+                reruns.incrementAndGet();
+            }
+        }
         return delegate.inTransaction(transaction -> work.execute(new FailingTransaction(transaction)));
+    }
+
+    /** @return how many units of work this store rolled back and ran again */
+    int reruns() {
+        return reruns.get();
     }
 
     /** @return how many updates this store refused as stale */
@@ -149,6 +171,14 @@ final class FailingStore implements TaskStore {
                 throw injected("claiming task " + claimed.get().id());
             }
             return claimed;
+        }
+    }
+
+    private static final class TransientConflict extends TaskStoreException {
+        private static final long serialVersionUID = 1L;
+
+        TransientConflict() {
+            super("simulated serialisation failure");
         }
     }
 }

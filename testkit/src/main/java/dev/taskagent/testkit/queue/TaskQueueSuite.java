@@ -397,6 +397,26 @@ public abstract class TaskQueueSuite {
     }
 
     @Test
+    void everyOperationKeepsNoStateAcrossAStoreRetry() {
+        FailingStore rerunning = new FailingStore(store, FailingStore.Fault.RERUN);
+        TaskQueue retried = TaskQueue.builder(rerunning).listener(events::add).build();
+
+        Task task =
+                retried.create(retried.newTask("once only").assignee("alice").build());
+        Task claimed = retried.signup("alice").orElseThrow();
+        retried.comment(task.id(), "alice", "one comment");
+        Task moved = retried.move(task.id(), "alice", "bob", "one hand-over");
+
+        assertThat(rerunning.reruns()).isEqualTo(4);
+        assertThat(claimed.id()).isEqualTo(task.id());
+        assertThat(store.listTasks(queue.sessionId())).hasSize(1);
+        assertThat(moved.comments()).extracting(c -> c.text()).containsExactly("one comment", "one hand-over");
+        assertThat(events)
+                .extracting(event -> event.getClass().getSimpleName())
+                .containsExactly("Created", "Claimed", "Commented", "Moved");
+    }
+
+    @Test
     void moveTellsListenersAfterTheMoveCommitted() {
         Task task = create("alice", 0, "moved");
         events.clear();
