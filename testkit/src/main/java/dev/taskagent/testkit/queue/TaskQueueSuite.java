@@ -537,7 +537,7 @@ public abstract class TaskQueueSuite {
     @Test
     void sixteenAgentsEachGetOnlyTheirOwnTasksInPriorityOrder() {
         int agents = 16;
-        int tasksPerAgent = 40;
+        int tasksPerAgent = 25;
         Random random = new Random(20260101L);
         Map<String, List<Task>> createdByAgent = new HashMap<>();
         store.inTransaction(transaction -> {
