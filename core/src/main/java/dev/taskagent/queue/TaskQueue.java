@@ -148,7 +148,7 @@ public final class TaskQueue {
      * @throws TaskNotAssignedException if the task is not assigned to {@code fromAgent}
      * @throws TaskCompleteException if the task is complete (success or failed)
      * @throws TaskArchivedException if the task is archived
-     * @throws StaleTaskException if the task kept changing concurrently ({@value #MAX_ATTEMPTS} attempts)
+     * @throws StaleTaskException if the task kept changing concurrently (after 10 attempts)
      * @throws TaskStoreException if the store fails (nothing was written)
      */
     public Task move(long taskId, String fromAgent, String toAgent, String comment) {
