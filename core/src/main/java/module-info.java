@@ -17,7 +17,7 @@ module dev.taskagent.core {
 
     // exports dev.taskagent.queue;
 
-    // exports dev.taskagent.steps;
+    exports dev.taskagent.steps;
 
     uses dev.taskagent.llm.ChatModelProvider;
 }
