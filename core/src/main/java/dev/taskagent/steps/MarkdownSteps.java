@@ -299,14 +299,11 @@ public final class MarkdownSteps {
 
         MarkdownSteps parse() {
             int position = length > 0 && doc.charAt(0) == '\uFEFF' ? 1 : 0;
+            boolean onlyLineFeeds = doc.indexOf('\r') < 0;
             while (position < length) {
-                int end = position;
-                while (end < length) {
-                    char c = doc.charAt(end);
-                    if (c == '\n' || c == '\r') {
-                        break;
-                    }
-                    end++;
+                int end = onlyLineFeeds ? doc.indexOf('\n', position) : lineEnd(position);
+                if (end < 0) {
+                    end = length;
                 }
                 line(position, end);
                 if (end == length) {
@@ -317,6 +314,17 @@ public final class MarkdownSteps {
             }
             return new MarkdownSteps(
                     doc, Collections.unmodifiableList(steps), Arrays.copyOf(boxes, steps.size()), done);
+        }
+
+        /** Finds the end of a line that may end with CR, CRLF or LF. */
+        private int lineEnd(int from) {
+            for (int i = from; i < length; i++) {
+                char c = doc.charAt(i);
+                if (c == '\n' || c == '\r') {
+                    return i;
+                }
+            }
+            return length;
         }
 
         private void line(int start, int end) {

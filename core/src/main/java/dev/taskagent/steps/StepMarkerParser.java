@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Text arrives through {@link #accept(CharSequence)} (it also serves as a {@link TextDeltaListener});
  * bytes through {@link #acceptBytes(byte[], int, int)}, which decodes them with one streaming decoder, so
- * that a character split between two byte chunks is still read whole. Memory stays bounded whatever the
+ * that a character split between two byte chunks is still read whole. (In UTF-8, US-ASCII and ISO-8859-1,
+ * where a line feed byte is always a line feed, a line that cannot be a marker is skipped up to its line
+ * feed without being decoded.) Memory stays bounded whatever the
  * input: a line that cannot be a marker is skipped without being kept, and a marker's text is kept up to
  * {@value #MAX_MARKER_TEXT_LENGTH} characters.
  *
@@ -76,6 +78,7 @@ public final class StepMarkerParser implements TextDeltaListener {
     private final StepMarkerListener listener;
     private final boolean lenient;
     private final Charset charset;
+    private final boolean asciiTransparent;
 
     private final BitSet reported;
     private final List<Integer> completed = new ArrayList<>();
@@ -90,12 +93,16 @@ public final class StepMarkerParser implements TextDeltaListener {
     private CharsetDecoder decoder;
     private ByteBuffer bytes;
     private CharBuffer chars;
+    private byte[] byteScratch;
 
     private StepMarkerParser(Builder builder) {
         stepCount = builder.stepCount;
         listener = builder.listener;
         lenient = builder.lenient;
         charset = builder.charset;
+        asciiTransparent = charset.equals(StandardCharsets.UTF_8)
+                || charset.equals(StandardCharsets.US_ASCII)
+                || charset.equals(StandardCharsets.ISO_8859_1);
         reported = new BitSet(stepCount + 1);
     }
 
@@ -170,14 +177,10 @@ public final class StepMarkerParser implements TextDeltaListener {
     public void acceptBytes(byte[] chunk, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, chunk.length);
         ensureDecoder();
-        while (length > 0) {
-            int n = Math.min(length, bytes.remaining());
-            bytes.put(chunk, offset, n);
-            offset += n;
-            length -= n;
-            bytes.flip();
-            decode(false);
-            bytes.compact();
+        if (asciiTransparent) {
+            acceptAsciiTransparentBytes(chunk, offset, offset + length);
+        } else {
+            decodeRange(chunk, offset, offset + length);
         }
     }
 
@@ -194,16 +197,13 @@ public final class StepMarkerParser implements TextDeltaListener {
             chunk.position(chunk.position() + length);
             return;
         }
-        ensureDecoder();
+        if (byteScratch == null) {
+            byteScratch = new byte[BUFFER_SIZE];
+        }
         while (chunk.hasRemaining()) {
-            int n = Math.min(chunk.remaining(), bytes.remaining());
-            ByteBuffer slice = chunk.slice();
-            slice.limit(n);
-            bytes.put(slice);
-            chunk.position(chunk.position() + n);
-            bytes.flip();
-            decode(false);
-            bytes.compact();
+            int n = Math.min(chunk.remaining(), byteScratch.length);
+            chunk.get(byteScratch, 0, n);
+            acceptBytes(byteScratch, 0, n);
         }
     }
 
@@ -489,6 +489,67 @@ public final class StepMarkerParser implements TextDeltaListener {
         LOG.warn(warning);
         if (warnings.size() < MAX_WARNINGS_KEPT) {
             warnings.add(warning);
+        }
+    }
+
+    /**
+     * Reads bytes of a charset in which every ASCII byte stands for its ASCII character and never occurs
+     * inside a multi-byte character (UTF-8, US-ASCII, ISO-8859-1). A line that cannot be a marker is then
+     * skipped byte by byte up to its line feed without being decoded, and ASCII bytes at a line's start
+     * go straight to the state machine; only the rest (a check mark, a marker's text) goes through the
+     * decoder.
+     */
+    private void acceptAsciiTransparentBytes(byte[] chunk, int from, int to) {
+        int i = from;
+        while (i < to) {
+            if (state == SKIP) {
+                if (bytes.position() > 0) {
+                    // The tail of a character inside a skipped line: never needed.
+                    bytes.clear();
+                    decoder.reset();
+                }
+                int newline = indexOfNewline(chunk, i, to);
+                if (newline < 0) {
+                    return;
+                }
+                state = LINE_START;
+                i = newline + 1;
+            } else if (state == TEXT) {
+                int newline = indexOfNewline(chunk, i, to);
+                int stop = newline < 0 ? to : newline + 1;
+                decodeRange(chunk, i, stop);
+                i = stop;
+            } else if (chunk[i] >= 0 && bytes.position() == 0) {
+                next((char) chunk[i++]);
+            } else {
+                int stop = i + 1;
+                while (stop < to && chunk[stop] < 0) {
+                    stop++;
+                }
+                decodeRange(chunk, i, stop);
+                i = stop;
+            }
+        }
+    }
+
+    private static int indexOfNewline(byte[] chunk, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (chunk[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Decodes bytes with the stream's one decoder and reads the characters; keeps an incomplete tail. */
+    private void decodeRange(byte[] chunk, int from, int to) {
+        while (from < to) {
+            int n = Math.min(to - from, bytes.remaining());
+            bytes.put(chunk, from, n);
+            from += n;
+            bytes.flip();
+            decode(false);
+            bytes.compact();
         }
     }
 
