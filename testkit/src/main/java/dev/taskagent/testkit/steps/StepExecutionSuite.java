@@ -5,12 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
+import dev.taskagent.extraction.AgentRun;
+import dev.taskagent.extraction.ConversationMessage;
+import dev.taskagent.extraction.TaskAgent;
+import dev.taskagent.extraction.ToolCallRecord;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatRequest;
 import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.FinishReason;
 import dev.taskagent.llm.TextDeltaListener;
 import dev.taskagent.llm.TokenUsage;
+import dev.taskagent.llm.ToolDefinition;
 import dev.taskagent.llm.ToolResultMessage;
 import dev.taskagent.llm.UserMessage;
 import dev.taskagent.steps.MarkdownSteps;
@@ -505,5 +510,155 @@ public abstract class StepExecutionSuite {
                 .hasMessage("There is no step 3: the document has 2 steps (1..2)");
         assertThat(steps.clearSteps(task.id()).steps()).isNull();
         assertThat(steps.steps(task.id())).isEmpty();
+    }
+
+    private TaskAgent agent(ScriptedChatModel model, boolean stepsTool) {
+        return TaskAgent.builder()
+                .store(store)
+                .chatModel(model)
+                .clock(clock)
+                .stepsTool(stepsTool)
+                .listener(events::add)
+                .build();
+    }
+
+    private static List<String> toolNames(ChatRequest request) {
+        return request.tools().stream().map(ToolDefinition::name).toList();
+    }
+
+    private static List<ToolResult> results(AgentRun run) {
+        return run.toolCalls().stream().map(ToolCallRecord::result).toList();
+    }
+
+    @Test
+    void theExtractionAgentGivesTheTaskOneStepPerActionAndTheExecutorCarriesThemOut() {
+        String request = "Research family-friendly attractions in Bangkok for my kids, 5 and 3, and send the list to"
+                + " Hanan on WhatsApp";
+        ScriptedChatModel extraction = ScriptedChatModel.builder()
+                .respond(ScriptedChatModel.toolCalls(
+                        ScriptedChatModel.call(
+                                "insert_task", "{\"after_task_order\":0,\"task_description\":\"" + request + "\"}"),
+                        ScriptedChatModel.call(
+                                "set_task_steps",
+                                "{\"task_order\":1,\"steps\":[\"" + RESEARCH + "\",\"" + SEND + "\"]}"),
+                        ScriptedChatModel.call("finish", "{}")))
+                .build();
+
+        AgentRun agentRun = agent(extraction, true).run("family", List.of(ConversationMessage.user("m1", request)));
+
+        assertThat(agentRun.isSuccess()).isTrue();
+        assertThat(results(agentRun).get(1))
+                .isEqualTo(
+                        ToolResult.ok("Set 2 steps on task 1 \"Research family-friendly attractions in Bangkok for my"
+                                + " kids,…\" (Steps 0/2)."));
+        Task task = store.listTasks("family").get(0);
+        assertThat(task.steps()).isEqualTo(TRIP);
+        assertThat(toolNames(extraction.requests().get(0))).contains("set_task_steps");
+        assertThat(extraction.requests().get(0).systemPrompt())
+                .contains("## Steps")
+                .contains(
+                        "A delivery (send it to someone, message me on WhatsApp, e-mail the summary) is always a step")
+                .contains("Never combine two actions in one step, and never skip or drop an action")
+                .contains("usually 2 to 5 steps");
+
+        StepRun run = executor(ScriptedChatModel.builder()
+                        .respond(ScriptedChatModel.text(TWO_STEP_RUN))
+                        .build())
+                .build()
+                .execute(task.id());
+
+        assertThat(run.allStepsDone()).isTrue();
+        assertThat(reload(task).status()).isEqualTo(TaskStatus.SUCCESS);
+    }
+
+    @Test
+    void theAgentOffersTheStepsToolOnlyWhenItsBuilderEnablesIt() {
+        newTask(null);
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respond(ScriptedChatModel.toolCalls(ScriptedChatModel.call(
+                        "set_task_steps", "{\"task_order\":1,\"steps\":[\"" + RESEARCH + "\",\"" + SEND + "\"]}")))
+                .thenStop()
+                .build();
+
+        AgentRun run = agent(model, false).run("family", List.of(ConversationMessage.user("m1", "hello")));
+
+        assertThat(toolNames(model.requests().get(0))).doesNotContain("set_task_steps");
+        assertThat(model.requests().get(0).systemPrompt()).doesNotContain("set_task_steps");
+        assertThat(results(run).get(0).isError()).isTrue();
+        assertThat(results(run).get(0).text()).startsWith("Unknown tool 'set_task_steps'");
+        assertThat(store.listTasks("family").get(0).steps()).isNull();
+    }
+
+    @Test
+    void theTaskListingShowsStepProgressOnlyForTasksWithSteps() {
+        Task withSteps = newTask("- [x] " + RESEARCH + "\n- [ ] " + SEND + "\n");
+        store.inTransaction(transaction -> transaction.appendTask(NewTask.of("family", "Buy sunscreen")));
+        store.inTransaction(transaction -> transaction.appendTask(
+                NewTask.builder("family", "Pack").steps("No checklist here.").build()));
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respond(ScriptedChatModel.toolCalls(ScriptedChatModel.call("finish", "{}")))
+                .build();
+
+        agent(model, true).run("family", List.of(ConversationMessage.user("m1", "How far along are we?")));
+
+        assertThat(((UserMessage) model.requests().get(0).messages().get(0)).text())
+                .contains("- Task " + withSteps.order() + ": Family trip research (Status: pending) | Steps 1/2\n"
+                        + "- Task 2: Buy sunscreen (Status: pending)\n"
+                        + "- Task 3: Pack (Status: pending)\n");
+    }
+
+    @Test
+    void setTaskStepsReadsListMarkersAndChecklistsAndKeepsStepsAlreadyDone() {
+        Task task = newTask("- [x] " + RESEARCH + "\n- [ ] Send it\n");
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respond(ScriptedChatModel.toolCalls(
+                        ScriptedChatModel.call(
+                                "set_task_steps",
+                                "{\"task_order\":1,\"steps\":[\"- [ ] " + RESEARCH + "\",\"2. " + SEND + "\"]}"),
+                        ScriptedChatModel.call("finish", "{}")))
+                .respond(ScriptedChatModel.toolCalls(ScriptedChatModel.call("finish", "{}")))
+                .build();
+
+        agent(model, true).run("family", List.of(ConversationMessage.user("m1", "send it to Hanan on WhatsApp")));
+
+        Task after = reload(task);
+        assertThat(after.steps()).isEqualTo("- [x] " + RESEARCH + "\n- [ ] " + SEND + "\n");
+        assertThat(after.currentStep()).isEqualTo(1);
+
+        ScriptedChatModel checklist = ScriptedChatModel.builder()
+                .respond(ScriptedChatModel.toolCalls(
+                        ScriptedChatModel.call(
+                                "set_task_steps",
+                                "{\"task_order\":1,\"steps\":\"- [ ] Pick dates\\n- [ ] " + SEND + "\"}"),
+                        ScriptedChatModel.call("finish", "{}")))
+                .build();
+        agent(checklist, true).run("family", List.of(ConversationMessage.user("m2", "pick dates first")));
+
+        assertThat(reload(task).steps()).isEqualTo("- [ ] Pick dates\n- [ ] " + SEND + "\n");
+    }
+
+    @Test
+    void setTaskStepsAnswersBadInputWithAnErrorTheModelCanFixAndWritesNothing() {
+        Task task = newTask(TRIP);
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respond(ScriptedChatModel.toolCalls(
+                        ScriptedChatModel.call("set_task_steps", "{\"task_order\":1,\"steps\":[]}"),
+                        ScriptedChatModel.call("set_task_steps", "{\"task_order\":1,\"steps\":[\"Research\",\" \"]}"),
+                        ScriptedChatModel.call("set_task_steps", "{\"task_order\":4,\"steps\":[\"Research\"]}"),
+                        ScriptedChatModel.call("set_task_steps", "{\"task_order\":1}"),
+                        ScriptedChatModel.call("finish", "{}")))
+                .build();
+
+        AgentRun run = agent(model, true).run("family", List.of(ConversationMessage.user("m1", "hello")));
+
+        assertThat(results(run).subList(0, 4))
+                .containsExactly(
+                        ToolResult.error("Argument 'steps' is empty; send the task's steps, one action each, or do not"
+                                + " call set_task_steps."),
+                        ToolResult.error("Step 2 of 2 is blank; give every step a description."),
+                        ToolResult.error("Task order 4 is out of range (1..1); use an order from the task list."),
+                        ToolResult.error("Argument 'steps' is missing; send the steps as an array of strings, one"
+                                + " action each."));
+        assertThat(reload(task)).isEqualTo(task);
     }
 }
