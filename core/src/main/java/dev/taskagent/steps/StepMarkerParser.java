@@ -548,8 +548,11 @@ public final class StepMarkerParser implements TextDeltaListener {
             bytes.put(chunk, from, n);
             from += n;
             bytes.flip();
-            decode(false);
-            bytes.compact();
+            try {
+                decode(false);
+            } finally {
+                bytes.compact(); // also when the listener threw: the buffer stays ready for the next bytes
+            }
         }
     }
 
@@ -575,10 +578,13 @@ public final class StepMarkerParser implements TextDeltaListener {
 
     private void drainChars() {
         chars.flip();
-        if (chars.hasRemaining()) {
-            acceptChars(chars.array(), chars.arrayOffset() + chars.position(), chars.arrayOffset() + chars.limit());
+        try {
+            if (chars.hasRemaining()) {
+                acceptChars(chars.array(), chars.arrayOffset() + chars.position(), chars.arrayOffset() + chars.limit());
+            }
+        } finally {
+            chars.clear();
         }
-        chars.clear();
     }
 
     private void checkNoPendingBytes() {

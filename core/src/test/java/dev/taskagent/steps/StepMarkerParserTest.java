@@ -306,4 +306,24 @@ class StepMarkerParserTest {
 
         assertThat(recorder.markers).containsExactly("1: via the listener");
     }
+
+    @Test
+    void aListenerThatThrowsLeavesTheParserUsable() {
+        java.util.concurrent.atomic.AtomicBoolean fail = new java.util.concurrent.atomic.AtomicBoolean(true);
+        StepMarkerParser parser = StepMarkerParser.builder(2, (number, text) -> {
+                    if (fail.getAndSet(false)) {
+                        throw new IllegalStateException("store down");
+                    }
+                    recorder.onStepMarker(number, text);
+                })
+                .build();
+        byte[] first = (CHECK + " STEP 1: a\n").getBytes(StandardCharsets.UTF_8);
+        byte[] second = (CHECK + " STEP 2: b\n").getBytes(StandardCharsets.UTF_8);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parser.acceptBytes(first, 0, first.length))
+                .hasMessage("store down");
+        parser.acceptBytes(second, 0, second.length);
+
+        assertThat(recorder.markers).containsExactly("2: b");
+    }
 }

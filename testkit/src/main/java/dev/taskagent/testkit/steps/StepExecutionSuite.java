@@ -324,6 +324,24 @@ public abstract class StepExecutionSuite {
     }
 
     @Test
+    void aStreamThatEndsInsideAMarkerLeavesThatStepOpenAndSaysSo() {
+        Task task = newTask(TRIP);
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .streamChunkSize(2)
+                .respond(ScriptedChatModel.text(CHECK + " STEP 1: " + RESEARCH + "\n" + CHECK + " STEP 2"))
+                .build();
+
+        StepRun run = executor(model).build().execute(task.id());
+
+        assertThat(run.completedSteps()).containsExactly(1);
+        assertThat(run.uncheckedSteps()).extracting(Step::number).containsExactly(2);
+        assertThat(run.warnings())
+                .containsExactly(
+                        "Ignored a step marker without the colon after its number; write it as '\u2713 STEP n: text'");
+        assertThat(reload(task).status()).isEqualTo(TaskStatus.RUNNING);
+    }
+
+    @Test
     void aResumedRunShowsTheDoneStepsAndTicksOnlyTheOpenOnes() {
         Task task = newTask("- [x] " + RESEARCH + "\n- [ ] " + SEND + "\n");
         ScriptedChatModel model = ScriptedChatModel.builder()
