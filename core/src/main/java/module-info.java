@@ -16,7 +16,7 @@ module dev.taskagent.core {
     exports dev.taskagent.extraction;
     exports dev.taskagent.queue;
 
-    // exports dev.taskagent.steps;
+    exports dev.taskagent.steps;
 
     uses dev.taskagent.llm.ChatModelProvider;
 }
