@@ -3,6 +3,7 @@ package dev.taskagent.queue;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.internal.Json;
+import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.Task;
@@ -75,7 +76,8 @@ final class TaskJson {
      * description on one line.
      *
      * @param task the task
-     * @return e.g. {@code #7 running p2: Fix the login redirect}
+     * @return e.g. {@code #7 running p2: Fix the login redirect}, or {@code #8 pending p0 (Steps 1/2): Plan the
+     *     trip} for a task with steps
      */
     static String listingLine(Task task) {
         String description = task.description().strip().replaceAll("\\s+", " ");
@@ -86,7 +88,9 @@ final class TaskJson {
             }
             description = description.substring(0, end) + "…";
         }
-        return "#" + task.id() + " " + task.status().wireName() + " p" + task.priority() + ": " + description;
+        String steps =
+                task.hasSteps() ? " (" + MarkdownSteps.parse(task.steps()).progressLabel() + ")" : "";
+        return "#" + task.id() + " " + task.status().wireName() + " p" + task.priority() + steps + ": " + description;
     }
 
     private static String linkText(Link link) {

@@ -69,6 +69,14 @@ class TaskJsonTest {
     }
 
     @Test
+    void aListingLineShowsStepProgressForATaskWithSteps() {
+        assertThat(TaskJson.listingLine(task().description("Plan the trip")
+                        .steps("- [x] Research\n- [ ] Send the list on WhatsApp\n")
+                        .build()))
+                .isEqualTo("#7 pending p0 (Steps 1/2): Plan the trip");
+    }
+
+    @Test
     void aListingLineNeverCutsAnEmojiInHalf() {
         String description = "y".repeat(118) + "🚀🚀🚀"; // the cut falls between the halves of the first rocket
         String line = TaskJson.listingLine(task().description(description).build());
