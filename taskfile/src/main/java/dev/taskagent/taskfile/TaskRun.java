@@ -60,6 +60,7 @@ final class TaskRun {
     private final Map<String, AtomicInteger> callCounts = new ConcurrentHashMap<>();
     private Path realRoot;
     private Map<String, String> dotenv = Map.of();
+    private volatile Path workingDirectory;
 
     /** The state of one task invocation: its variables, directory and environment. */
     private record Scope(TaskDef task, Map<String, Object> vars, Path dir, Map<String, String> env, boolean isSilent) {}
@@ -139,7 +140,7 @@ final class TaskRun {
                         + " stderr dropped {} bytes",
                 result.task(),
                 quotedArgs,
-                root,
+                workingDirectory == null ? root : workingDirectory,
                 result.exitCode(),
                 result.duration().toMillis(),
                 result.isTimedOut(),
@@ -199,6 +200,9 @@ final class TaskRun {
         Path dir = directory(task, vars, true);
         for (VarDef def : task.env()) {
             env.put(def.name(), Template.print(evaluate(def, task, vars, dir, env)));
+        }
+        if (workingDirectory == null) {
+            workingDirectory = dir; // the first task prepared is the one the model asked for
         }
         return new Scope(task, vars, dir, env, task.silent() || isCallSilent);
     }
