@@ -19,7 +19,7 @@ import java.util.Set;
  * prints each call with its result.
  *
  * <pre>{@code
- * ./mvnw -q -pl examples -am install -DskipTests
+ * ./mvnw -q install -DskipTests
  * ./mvnw -q -pl examples exec:java -Dexec.mainClass=dev.taskagent.examples.TaskfileExample
  * }</pre>
  *

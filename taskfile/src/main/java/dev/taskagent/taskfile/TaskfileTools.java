@@ -58,10 +58,9 @@ public final class TaskfileTools {
      * Returns the tools for a project, with the default settings.
      *
      * @param projectRoot the folder that holds {@code .agent/Taskfile.yml}; commands run there
-     * @return the two tools, or an empty toolbox when the Taskfile is missing or malformed (a warning says
-     *     why)
+     * @return the two tools, or an empty toolbox when the Taskfile is missing or malformed or bash cannot
+     *     be found (a warning says why)
      * @throws NullPointerException if projectRoot is null
-     * @throws IllegalStateException if bash cannot be found
      */
     public static Toolbox forProject(Path projectRoot) {
         return builder(projectRoot).build();
@@ -235,8 +234,7 @@ public final class TaskfileTools {
          * Reads the Taskfile once and returns the tools.
          *
          * @return {@code list_user_tasks} and {@code run_user_task}, or an empty toolbox (with one warning
-         *     logged) when {@code .agent/Taskfile.yml} is missing or malformed
-         * @throws IllegalStateException if bash cannot be found
+         *     logged) when {@code .agent/Taskfile.yml} is missing or malformed, or bash cannot be found
          */
         public Toolbox build() {
             Path root = projectRoot.toAbsolutePath().normalize();
@@ -254,7 +252,13 @@ public final class TaskfileTools {
                         + " registered; fix the file and restart.");
                 return Toolbox.empty();
             }
-            ShellLauncher launcher = new ShellLauncher(System.getenv("PATH"), killGracePeriod);
+            ShellLauncher launcher;
+            try {
+                launcher = new ShellLauncher(System.getenv("PATH"), killGracePeriod);
+            } catch (IllegalStateException e) {
+                warnings.accept(e.getMessage() + ". The tools list_user_tasks and run_user_task are not registered.");
+                return Toolbox.empty();
+            }
             return Toolbox.of(new ListUserTasksTool(source), new RunUserTaskTool(source, settings, launcher));
         }
 
