@@ -81,7 +81,8 @@ final class TaskfileSource {
         try {
             return new Snapshot(TaskfileReader.read(text), null);
         } catch (TaskfileException e) {
-            return new Snapshot(null, shownName + " is invalid at " + e.getMessage());
+            String problem = e.getMessage();
+            return new Snapshot(null, shownName + " is invalid at " + problem + (problem.endsWith(".") ? "" : "."));
         }
     }
 

@@ -36,6 +36,8 @@ class TaskfileReaderTest {
                 version: '3'
                 tasks:
                   short: echo one
+                  single:
+                    cmd: echo alone
                   listed:
                     - echo two
                     - echo three
@@ -53,8 +55,13 @@ class TaskfileReaderTest {
                       - defer: echo six
                       - defer: {task: listed}
                 """);
-        assertThat(taskfile.tasks()).containsOnlyKeys("short", "listed", "full");
+        assertThat(taskfile.tasks()).containsOnlyKeys("short", "listed", "full", "single");
         assertThat(taskfile.tasks().get("short").cmds()).hasSize(1);
+        assertThat(taskfile.tasks().get("single").cmds())
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        Shell.class,
+                        shell -> assertThat(shell.command().source()).isEqualTo("echo alone"));
         assertThat(taskfile.tasks().get("listed").cmds()).hasSize(2);
         TaskDef full = taskfile.tasks().get("full");
         assertThat(full.desc()).isEqualTo("Does it all");
@@ -100,7 +107,10 @@ class TaskfileReaderTest {
     void malformedYamlIsReportedWithLineAndColumn() {
         TaskfileException error = failure("version: '3'\ntasks:\n  a: [echo\n  b: echo\n");
         assertThat(error.line()).isEqualTo(4);
-        assertThat(error.getMessage()).startsWith("line 4, column ").contains("invalid YAML");
+        assertThat(error.column()).isEqualTo(4);
+        assertThat(error.getMessage())
+                .isEqualTo("line 4, column 4: invalid YAML: expected ',' or ']', but got : (while parsing a flow"
+                        + " sequence)");
     }
 
     @Test

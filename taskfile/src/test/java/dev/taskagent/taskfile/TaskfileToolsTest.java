@@ -82,8 +82,9 @@ class TaskfileToolsTest {
         assertThat(tasks.toolbox.isEmpty()).isTrue();
         assertThat(tasks.warnings).hasSize(1);
         assertThat(tasks.warnings.get(0))
-                .startsWith(".agent/Taskfile.yml is invalid at line 5, column ")
-                .endsWith("The tools list_user_tasks and run_user_task are not registered; fix the file and restart.");
+                .isEqualTo(".agent/Taskfile.yml is invalid at line 5, column 7: invalid YAML: expected ',' or ']', but"
+                        + " got : (while parsing a flow sequence). The tools list_user_tasks and run_user_task are not"
+                        + " registered; fix the file and restart.");
     }
 
     @Test
