@@ -292,11 +292,8 @@ public final class Summary {
     }
 
     static String millis(double millis) {
-        if (millis < 0.01) {
-            return String.format(Locale.ROOT, "%.1f µs", millis * 1000);
-        }
         if (millis < 1) {
-            return String.format(Locale.ROOT, "%.3f ms", millis);
+            return String.format(Locale.ROOT, "%.1f µs", millis * 1000);
         }
         return String.format(Locale.ROOT, "%.1f ms", millis);
     }

@@ -1,5 +1,6 @@
 package dev.taskagent.benchmarks;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -110,29 +111,78 @@ final class Targets {
         }
     }
 
-    static final List<Operation> OPERATIONS = List.of(
-            new Operation(
+    static final List<Operation> OPERATIONS = operations();
+
+    private static List<Operation> operations() {
+        List<Operation> rows = new ArrayList<>();
+        for (String store : List.of("inmemory", "h2")) {
+            rows.add(new Operation(
                     "extraction iteration, mean (100 tasks, 50 messages)",
-                    "inmemory",
+                    store,
                     "ExtractionBenchmark.agentIteration",
                     "sample",
-                    Map.of("store", "inmemory"),
+                    Map.of("store", store),
                     "ExtractionBenchmark.storeCallsFloor",
-                    Map.of("store", "inmemory"),
+                    Map.of("store", store),
                     Metric.MEAN_MILLIS,
-                    1.0,
-                    null,
-                    true),
-            new Operation(
-                    "extraction iteration, mean (100 tasks, 50 messages)",
-                    "h2",
-                    "ExtractionBenchmark.agentIteration",
-                    "sample",
-                    Map.of("store", "h2"),
-                    "ExtractionBenchmark.storeCallsFloor",
-                    Map.of("store", "h2"),
-                    Metric.MEAN_MILLIS,
-                    15.0,
+                    store.equals("inmemory") ? 1.0 : 15.0,
                     null,
                     true));
+        }
+        rows.add(new Operation(
+                "Markdown steps: parse + toggle, 200 steps, mean",
+                "—",
+                "StepsBenchmark.parseAndToggle",
+                "avgt",
+                Map.of(),
+                "StepsBenchmark.splitFloor",
+                Map.of(),
+                Metric.MEAN_MILLIS,
+                0.020,
+                null,
+                true));
+        for (String chunk : List.of("16", "4096")) {
+            rows.add(new Operation(
+                    "step markers: text deltas of " + chunk + " chars",
+                    "—",
+                    "MarkerBenchmark.parseText",
+                    "thrpt",
+                    Map.of("chunkChars", chunk),
+                    "MarkerBenchmark.splitFloor",
+                    Map.of(),
+                    Metric.MEGABYTES_PER_SECOND,
+                    200.0,
+                    null,
+                    true));
+        }
+        rows.add(new Operation(
+                "step markers: UTF-8 bytes in 4 KiB chunks",
+                "—",
+                "MarkerBenchmark.parseBytes",
+                "thrpt",
+                Map.of(),
+                "MarkerBenchmark.splitFloor",
+                Map.of(),
+                Metric.MEGABYTES_PER_SECOND,
+                200.0,
+                null,
+                true));
+        for (String store : List.of("inmemory", "h2", "postgres", "mariadb")) {
+            for (Metric metric : List.of(Metric.MEAN_MILLIS, Metric.P99_MILLIS)) {
+                rows.add(new Operation(
+                        "move_task, " + (metric == Metric.MEAN_MILLIS ? "mean" : "p99"),
+                        store,
+                        "MoveBenchmark.move",
+                        "sample",
+                        Map.of("store", store),
+                        null,
+                        Map.of(),
+                        metric,
+                        null,
+                        "none in DESIGN.md (queue story: < 100 ms)",
+                        true));
+            }
+        }
+        return List.copyOf(rows);
+    }
 }

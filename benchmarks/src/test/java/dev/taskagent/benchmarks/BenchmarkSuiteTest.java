@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,36 +32,59 @@ class BenchmarkSuiteTest {
     @Test
     void everyInMemoryBenchmarkRunsAndTheSummaryShowsItsFigures(@TempDir Path directory) throws Exception {
         System.setProperty(ClaimRun.EXPECTED_RATE_PROPERTY, "400000");
-        Path json = directory.resolve("results.json");
-        Options options = new OptionsBuilder()
+        Path claimsJson = directory.resolve("claims.json");
+        Options claims = new OptionsBuilder()
                 .include(InMemoryClaimBenchmark.class.getName() + ".claim_0[14]_threads")
-                .include(ExtractionBenchmark.class.getName())
                 .param("assignees", "16")
-                .param("store", "inmemory")
-                .forks(0)
                 // Three short warmups: the claim rate grows severalfold while the JIT compiles, and the
                 // stock of the measured iteration is sized from the last one.
                 .warmupIterations(3)
                 .warmupTime(TimeValue.milliseconds(100))
                 .measurementIterations(1)
                 .measurementTime(TimeValue.milliseconds(200))
+                .forks(0)
                 .shouldFailOnError(true)
                 .resultFormat(ResultFormatType.JSON)
-                .result(json.toString())
+                .result(claimsJson.toString())
+                .build();
+        Path othersJson = directory.resolve("others.json");
+        Options others = new OptionsBuilder()
+                .include(ExtractionBenchmark.class.getName())
+                .include(MoveBenchmark.class.getName())
+                .include(StepsBenchmark.class.getName())
+                .include(MarkerBenchmark.class.getName())
+                .param("store", "inmemory")
+                .param("kilobytes", "64")
+                .param("chunkChars", "16")
+                .warmupIterations(0)
+                .measurementIterations(1)
+                .measurementTime(TimeValue.milliseconds(100))
+                .forks(0)
+                .shouldFailOnError(true)
+                .resultFormat(ResultFormatType.JSON)
+                .result(othersJson.toString())
                 .build();
 
-        Collection<RunResult> results = new Runner(options).run();
+        Collection<RunResult> results = new ArrayList<>(new Runner(claims).run());
+        results.addAll(new Runner(others).run());
 
-        // claims: 2 thread counts × 2 modes; extraction: 2 methods
-        assertThat(results).hasSize(6);
+        // claims: 2 thread counts × 2 modes; extraction 2, move 1, steps 2, markers 3
+        assertThat(results).hasSize(12);
         assertThat(results)
                 .allSatisfy(result ->
                         assertThat(result.getPrimaryResult().getScore()).isPositive());
-        String summary = new Summary(Summary.read(json)).render();
+        List<Summary.Result> figures = new ArrayList<>(Summary.read(claimsJson));
+        figures.addAll(Summary.read(othersJson));
+        String summary = new Summary(figures).render();
         assertThat(summary)
                 .containsPattern("\\| inmemory \\| 16 \\| 4 \\| [0-9,]+ \\| — \\| — \\| — \\| no target \\|")
                 .containsPattern(
-                        "\\| extraction iteration, mean \\(100 tasks, 50 messages\\) \\| inmemory \\| [0-9.]+ (µs|ms) \\|");
+                        "\\| inmemory \\| 16 \\| 4 \\| [0-9.]+ µs \\| — \\| — \\| ≤ 500.0 µs \\| (met|\\*\\*not met\\*\\*) \\|")
+                .containsPattern(
+                        "\\| extraction iteration, mean \\(100 tasks, 50 messages\\) \\| inmemory \\| [0-9.]+ (µs|ms) \\| [0-9.]+ (µs|ms) \\| [0-9.]+× \\|")
+                .containsPattern(
+                        "\\| step markers: text deltas of 16 chars \\| — \\| [0-9,]+ MB/s \\| [0-9,]+ MB/s \\|")
+                .containsPattern("\\| move_task, p99 \\| inmemory \\| [0-9.]+ (µs|ms) \\|");
     }
 
     @Test
