@@ -27,6 +27,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  */
 record KitRun(Set<String> passed, Map<String, String> failed, Set<String> skipped, List<String> containerFailures) {
 
+    /** The configuration parameter that enables the subjects of {@link KitSubjects}. */
+    static final String SUBJECTS_PARAMETER = "dev.taskagent.testkit.subjects";
+
     /**
      * Runs every test of a subject class.
      *
@@ -67,6 +70,7 @@ record KitRun(Set<String> passed, Map<String, String> failed, Set<String> skippe
         launcher.execute(
                 LauncherDiscoveryRequestBuilder.request()
                         .selectors(selectClass(subject))
+                        .configurationParameter(SUBJECTS_PARAMETER, "true")
                         .build(),
                 listener);
         return new KitRun(passed, failed, skipped, containerFailures);

@@ -6,16 +6,22 @@ import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The conformance kit bound to the reference store, correct and broken. Only {@link KitRun} runs these
  * classes, through the JUnit Platform Launcher: they are nested classes of a class whose name does not
- * end in {@code Test}, so surefire neither finds them nor runs them on their own.
+ * end in {@code Test}, so surefire does not find them, and anything else that runs them (an IDE running a
+ * whole package) finds them disabled.
  */
 final class KitSubjects {
     private KitSubjects() {}
 
     /** The kit against the reference store with some defects switched on. */
+    @ExtendWith(OnlyThroughKitRun.class)
     abstract static class Subject extends TaskStoreConformanceTest {
         abstract Set<Defect> defects();
 
@@ -27,6 +33,17 @@ final class KitSubjects {
         @Override
         protected Optional<StorageFault> storageFault(TaskStore store) {
             return Optional.of(((ReferenceTaskStore) store).storageFault());
+        }
+    }
+
+    /** Enables the subjects when {@link KitRun} runs them, and only then. */
+    static final class OnlyThroughKitRun implements ExecutionCondition {
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            return context.getConfigurationParameter(KitRun.SUBJECTS_PARAMETER).isPresent()
+                    ? ConditionEvaluationResult.enabled("run by KitRun")
+                    : ConditionEvaluationResult.disabled(
+                            "kit subjects (broken stores among them) run only through TaskStoreConformanceKitTest");
         }
     }
 
