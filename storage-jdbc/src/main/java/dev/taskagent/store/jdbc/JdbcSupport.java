@@ -39,6 +39,11 @@ final class JdbcSupport {
         return instant.truncatedTo(ChronoUnit.MICROS);
     }
 
+    /** A driver's failure, fit for a message: its text with passwords masked, and its SQLState. */
+    static String describe(SQLException failure) {
+        return withoutSecrets(String.valueOf(failure.getMessage())) + " [SQLState " + failure.getSQLState() + "]";
+    }
+
     /** A JDBC URL fit for a message or a log: passwords masked. */
     static String withoutSecrets(String url) {
         return PASSWORD.matcher(url).replaceAll("$1***");

@@ -82,8 +82,8 @@ public final class JdbcTaskStore implements TaskStore {
         } catch (SQLException e) {
             connections.close();
             throw new TaskStoreException(
-                    "Could not start the JDBC TaskStore on " + connections.description() + ": " + e.getMessage()
-                            + " [SQLState " + e.getSQLState() + "]",
+                    "Could not start the JDBC TaskStore on " + connections.description() + ": "
+                            + JdbcSupport.describe(e),
                     e);
         } catch (RuntimeException | Error e) {
             connections.close();
@@ -184,9 +184,7 @@ public final class JdbcTaskStore implements TaskStore {
             connection = connections.acquire();
         } catch (SQLException e) {
             throw new TaskStoreException(
-                    "Could not get a connection from " + connections.description() + ": " + e.getMessage()
-                            + " [SQLState " + e.getSQLState() + "]",
-                    e);
+                    "Could not get a connection from " + connections.description() + ": " + JdbcSupport.describe(e), e);
         }
         boolean reusable = true;
         JdbcTransaction transaction = null;
@@ -209,8 +207,8 @@ public final class JdbcTaskStore implements TaskStore {
             if (failure != null) {
                 // The work caught a storage failure and went on: what it did since may be half applied.
                 TaskStoreException swallowed = new TaskStoreException(
-                        "A statement of this unit of work failed (" + failure.getMessage() + ") and the unit of work"
-                                + " went on regardless; it was rolled back",
+                        "A statement of this unit of work failed (" + JdbcSupport.describe(failure)
+                                + ") and the unit of work" + " went on regardless; it was rolled back",
                         failure);
                 reusable = rollback(connection, swallowed);
                 if (isRetryable(failure, lastAttempt)) {
@@ -227,8 +225,8 @@ public final class JdbcTaskStore implements TaskStore {
                     return new Attempt<>(null, true);
                 }
                 throw new TaskStoreException(
-                        "Could not commit the unit of work on " + database + ": " + e.getMessage() + " [SQLState "
-                                + e.getSQLState() + "]. It was rolled back, unless the database committed it"
+                        "Could not commit the unit of work on " + database + ": " + JdbcSupport.describe(e)
+                                + ". It was rolled back, unless the database committed it"
                                 + " before the connection failed",
                         e);
             }
@@ -237,8 +235,7 @@ public final class JdbcTaskStore implements TaskStore {
             reusable = false;
             rollback(connection, e);
             throw new TaskStoreException(
-                    "Could not start a transaction on " + connections.description() + ": " + e.getMessage()
-                            + " [SQLState " + e.getSQLState() + "]",
+                    "Could not start a transaction on " + connections.description() + ": " + JdbcSupport.describe(e),
                     e);
         } finally {
             if (transaction != null) {
@@ -344,8 +341,7 @@ public final class JdbcTaskStore implements TaskStore {
             } catch (SQLException e) {
                 throw new TaskStoreException(
                         "Could not connect to " + JdbcSupport.withoutSecrets(jdbcUrl) + ": "
-                                + e.getMessage() + " [SQLState " + e.getSQLState()
-                                + "]. Check the URL, and that its JDBC"
+                                + JdbcSupport.describe(e) + ". Check the URL, and that its JDBC"
                                 + " driver is on the class path",
                         e);
             }

@@ -84,7 +84,7 @@ final class JdbcTransaction implements TaskTransaction {
         if (failure != null) {
             throw new TaskStoreException(
                     "Cannot " + operation + ": an earlier statement of this unit of work" + " failed ("
-                            + failure.getMessage() + "), so it will be rolled back",
+                            + JdbcSupport.describe(failure) + "), so it will be rolled back",
                     failure);
         }
         try {
@@ -92,9 +92,7 @@ final class JdbcTransaction implements TaskTransaction {
         } catch (SQLException e) {
             failure = e;
             throw new TaskStoreException(
-                    "Could not " + operation + " on " + database + ": " + e.getMessage() + " [SQLState "
-                            + e.getSQLState() + "]",
-                    e);
+                    "Could not " + operation + " on " + database + ": " + JdbcSupport.describe(e), e);
         }
     }
 
