@@ -13,7 +13,7 @@ module dev.taskagent.core {
     exports dev.taskagent.tool;
 
     // Each feature package is exported once it has public types (javac refuses empty packages).
-    // exports dev.taskagent.extraction;
+    exports dev.taskagent.extraction;
 
     // exports dev.taskagent.queue;
 

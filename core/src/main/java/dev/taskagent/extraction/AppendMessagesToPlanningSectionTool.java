@@ -1,0 +1,42 @@
+package dev.taskagent.extraction;
+
+import dev.taskagent.tool.JsonSchema;
+import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolResult;
+import java.util.List;
+
+/** {@code append_messages_to_planning_section}: links messages about planning to the session's section. */
+final class AppendMessagesToPlanningSectionTool extends ExtractionTool {
+    static final String NAME = "append_messages_to_planning_section";
+
+    AppendMessagesToPlanningSectionTool(IterationBinding binding) {
+        super(
+                binding,
+                NAME,
+                "Link messages about planning that belong to no single task (overall plans, roadmaps, how to"
+                        + " organise the work) to the session's planning section.",
+                JsonSchema.object()
+                        .requiredIntegerArray(MESSAGE_IDS, "Ids of messages in this batch, as in <message id=N>."));
+    }
+
+    @Override
+    boolean changesTasks() {
+        return false;
+    }
+
+    @Override
+    ToolResult execute(ToolArguments arguments, IterationScope scope) {
+        List<Integer> numbers = arguments.requiredIntList(MESSAGE_IDS);
+        MessageBatch.Resolution resolution = scope.batch().resolve(numbers);
+        if (resolution.isEmpty()) {
+            // Not an error: the planning section is optional, and nothing was lost.
+            return ToolResult.ok("Note: " + AppendMessagesToTaskTool.noValidIds(numbers, scope.batch()));
+        }
+        scope.transaction().linkMessagesToPlanningSection(scope.sessionId(), resolution.hostIds());
+        // Linking moves messages away from tasks that held them: the task snapshots are out of date.
+        scope.markTasksStale();
+        return ToolResult.ok("Linked message" + (resolution.numbers().size() == 1 ? " " : "s ")
+                + resolution.numbersText() + " to the planning section."
+                + AppendMessagesToTaskTool.skippedNote(resolution, scope.batch()));
+    }
+}

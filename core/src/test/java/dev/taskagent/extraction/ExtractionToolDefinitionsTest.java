@@ -1,0 +1,94 @@
+package dev.taskagent.extraction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskagent.internal.Json;
+import dev.taskagent.llm.ToolDefinition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The eight tools as the model sees them: names, parameter names, types and which are required. */
+class ExtractionToolDefinitionsTest {
+    private final Map<String, ToolDefinition> definitions =
+            ExtractionTools.create(new IterationBinding()).definitions().stream()
+                    .collect(Collectors.toMap(ToolDefinition::name, Function.identity()));
+
+    @Test
+    void offersExactlyTheEightToolsInTheSpecOrder() {
+        assertThat(ExtractionTools.create(new IterationBinding()).names())
+                .containsExactly(
+                        "insert_task",
+                        "update_task",
+                        "append_messages_to_task",
+                        "append_task_progress",
+                        "set_task_user_preference",
+                        "append_messages_to_planning_section",
+                        "report_thinking",
+                        "finish");
+    }
+
+    @Test
+    void insertTaskTakesAfterOrderAndADescriptionInTheUsersWords() {
+        JsonNode schema = schema("insert_task");
+
+        assertThat(type(schema, "after_task_order")).isEqualTo("integer");
+        assertThat(type(schema, "task_description")).isEqualTo("string");
+        assertThat(required(schema)).containsExactly("after_task_order", "task_description");
+        assertThat(description(schema, "task_description")).contains("verbatim or closely paraphrased");
+    }
+
+    @Test
+    void updateTaskRequiresOnlyTheOrderAndOffersTheFourStatuses() {
+        JsonNode schema = schema("update_task");
+
+        assertThat(required(schema)).containsExactly("task_order");
+        assertThat(schema.at("/properties/task_status/enum").toString())
+                .isEqualTo("[\"pending\",\"running\",\"success\",\"failed\"]");
+        assertThat(description(schema, "task_description")).contains("user's updated intent in the user's own words");
+    }
+
+    @Test
+    void messageToolsTakeIntegerArraysOfMessageIds() {
+        JsonNode toTask = schema("append_messages_to_task");
+        JsonNode toPlanning = schema("append_messages_to_planning_section");
+
+        assertThat(required(toTask)).containsExactly("task_order", "message_ids");
+        assertThat(toTask.at("/properties/message_ids/items/type").asText()).isEqualTo("integer");
+        assertThat(required(toPlanning)).containsExactly("message_ids");
+    }
+
+    @Test
+    void progressPreferenceThinkingAndFinishTakeTheirDocumentedParameters() {
+        assertThat(required(schema("append_task_progress"))).containsExactly("task_order", "progress");
+        assertThat(required(schema("set_task_user_preference"))).containsExactly("task_order", "user_preference");
+        assertThat(required(schema("report_thinking"))).containsExactly("thinking");
+        assertThat(schema("finish").get("properties").size()).isZero();
+    }
+
+    private JsonNode schema(String tool) {
+        try {
+            return Json.mapper().readTree(definitions.get(tool).parametersSchemaJson());
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String type(JsonNode schema, String property) {
+        return schema.at("/properties/" + property + "/type").asText();
+    }
+
+    private static String description(JsonNode schema, String property) {
+        return schema.at("/properties/" + property + "/description").asText();
+    }
+
+    private static List<String> required(JsonNode schema) {
+        List<String> names = new ArrayList<>();
+        schema.get("required").forEach(name -> names.add(name.asText()));
+        return names;
+    }
+}

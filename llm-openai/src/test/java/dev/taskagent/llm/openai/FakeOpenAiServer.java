@@ -1,0 +1,346 @@
+package dev.taskagent.llm.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A local HTTP server that speaks the Chat Completions wire format: it answers each request with the
+ * next canned response from its queue and records every request (path, headers, body).
+ *
+ * <p>Listens on 127.0.0.1 on a free port; no network. Without a queued response it answers 500 with
+ * {@code X-Should-Retry: false}, so a test that forgot one fails at once instead of retrying.
+ *
+ * <pre>{@code
+ * try (FakeOpenAiServer server = FakeOpenAiServer.start()) {
+ *     server.enqueue(FakeOpenAiServer.json(200, FakeOpenAiServer.textCompletion("Hi", 3, 1)));
+ *     OpenAiChatModel model = OpenAiChatModel.builder().baseUrl(server.baseUrl()).apiKey("k").build();
+ *     ...
+ *     JsonNode body = server.takeRequest().json();
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe.
+ */
+final class FakeOpenAiServer implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final BlockingQueue<CannedResponse> responses = new LinkedBlockingQueue<>();
+    private final BlockingQueue<RecordedRequest> unread = new LinkedBlockingQueue<>();
+    private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
+
+    private FakeOpenAiServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        executor = Executors.newFixedThreadPool(4, runnable -> {
+            Thread thread = new Thread(runnable, "fake-openai-server");
+            thread.setDaemon(true);
+            return thread;
+        });
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    /** Starts a server on 127.0.0.1 and a free port. */
+    static FakeOpenAiServer start() {
+        try {
+            return new FakeOpenAiServer();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start the fake OpenAI server on 127.0.0.1", e);
+        }
+    }
+
+    /** @return the base URL to configure, ending in {@code /v1} like OpenAI's */
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** Queues the answer to the next request. */
+    FakeOpenAiServer enqueue(CannedResponse response) {
+        responses.add(response);
+        return this;
+    }
+
+    /** @return every request received so far, oldest first */
+    List<RecordedRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    /** Waits (up to 10 s) for the next request not taken yet. */
+    RecordedRequest takeRequest() {
+        try {
+            RecordedRequest request = unread.poll(10, TimeUnit.SECONDS);
+            if (request == null) {
+                throw new AssertionError("The fake OpenAI server received no request within 10 s");
+            }
+            return request;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted while waiting for a request", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            RecordedRequest request = new RecordedRequest(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getPath(),
+                    Map.copyOf(exchange.getRequestHeaders()),
+                    body);
+            requests.add(request);
+            unread.add(request);
+            CannedResponse response = responses.poll();
+            if (response == null) {
+                response = new CannedResponse(
+                        500,
+                        Map.of("Content-Type", "application/json", "X-Should-Retry", "false"),
+                        List.of(error("FakeOpenAiServer: no response queued for request #" + requests.size())),
+                        null);
+            }
+            response.writeTo(exchange);
+        }
+    }
+
+    /** One canned answer: status, headers and the body, written in parts (SSE events) or whole. */
+    record CannedResponse(int status, Map<String, String> headers, List<String> bodyParts, CountDownLatch hold) {
+        void writeTo(HttpExchange exchange) throws IOException {
+            if (hold != null) {
+                try {
+                    // Holds the answer until the test releases it (or 30 s pass), to provoke a timeout.
+                    hold.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            headers.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+            exchange.sendResponseHeaders(status, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                for (String part : bodyParts) {
+                    out.write(part.getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // The client gave up (a timeout test): nothing left to do.
+            }
+        }
+
+        /** The same answer, held back until {@code latch} is counted down. */
+        CannedResponse heldUntil(CountDownLatch latch) {
+            return new CannedResponse(status, headers, bodyParts, latch);
+        }
+    }
+
+    /** A request as the server received it. */
+    record RecordedRequest(String method, String path, Map<String, List<String>> headers, String body) {
+        /** @return the body parsed as JSON */
+        JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (JsonProcessingException e) {
+                throw new AssertionError("The request body is not JSON: " + body, e);
+            }
+        }
+
+        /** @return the first value of a header (case-insensitive name), or null */
+        String header(String name) {
+            return headers.entrySet().stream()
+                    .filter(entry -> entry.getKey().equalsIgnoreCase(name))
+                    .map(entry -> entry.getValue().get(0))
+                    .findFirst()
+                    .orElse(null);
+        }
+    }
+
+    // ---- canned responses ----
+
+    /** A JSON answer with a status. */
+    static CannedResponse json(int status, String body) {
+        return raw(status, "application/json", body);
+    }
+
+    /** An answer with any content type and body, for malformed responses. */
+    static CannedResponse raw(int status, String contentType, String body) {
+        return new CannedResponse(status, Map.of("Content-Type", contentType), List.of(body), null);
+    }
+
+    /** A 429 that asks for a 1 ms wait before the retry, so the test does not wait for the backoff. */
+    static CannedResponse rateLimited() {
+        return new CannedResponse(
+                429,
+                Map.of("Content-Type", "application/json", "Retry-After-Ms", "1"),
+                List.of(error("Rate limit reached for requests")),
+                null);
+    }
+
+    /** A streamed answer: each chunk as one SSE {@code data:} event, then {@code data: [DONE]}. */
+    static CannedResponse stream(String... chunks) {
+        List<String> events = new ArrayList<>();
+        for (String chunk : chunks) {
+            events.add("data: " + chunk + "\n\n");
+        }
+        events.add("data: [DONE]\n\n");
+        return new CannedResponse(200, Map.of("Content-Type", "text/event-stream"), events, null);
+    }
+
+    /** A streamed answer that stops without {@code [DONE]}, as when the connection is cut. */
+    static CannedResponse cutStream(String... chunks) {
+        List<String> events = new ArrayList<>();
+        for (String chunk : chunks) {
+            events.add("data: " + chunk + "\n\n");
+        }
+        return new CannedResponse(200, Map.of("Content-Type", "text/event-stream"), events, null);
+    }
+
+    // ---- wire-format bodies ----
+
+    /** An OpenAI error body. */
+    static String error(String message) {
+        ObjectNode error = JSON.createObjectNode();
+        error.putObject("error")
+                .put("message", message)
+                .put("type", "server_error")
+                .putNull("param")
+                .putNull("code");
+        return error.toString();
+    }
+
+    /** A chat completion with text only. */
+    static String textCompletion(String text, long promptTokens, long completionTokens) {
+        ObjectNode completion = completion("stop", promptTokens, completionTokens);
+        ((ObjectNode) completion.get("choices").get(0).get("message")).put("content", text);
+        return completion.toString();
+    }
+
+    /** A chat completion that calls tools; each call is {id, name, raw arguments}. */
+    static String toolCallCompletion(long promptTokens, long completionTokens, String[]... calls) {
+        ObjectNode completion = completion("tool_calls", promptTokens, completionTokens);
+        ObjectNode message = (ObjectNode) completion.get("choices").get(0).get("message");
+        message.putNull("content");
+        ArrayNode toolCalls = message.putArray("tool_calls");
+        for (String[] call : calls) {
+            ObjectNode toolCall = toolCalls.addObject().put("id", call[0]).put("type", "function");
+            toolCall.putObject("function").put("name", call[1]).put("arguments", call[2]);
+        }
+        return completion.toString();
+    }
+
+    private static ObjectNode completion(String finishReason, long promptTokens, long completionTokens) {
+        ObjectNode completion = JSON.createObjectNode()
+                .put("id", "chatcmpl-test")
+                .put("object", "chat.completion")
+                .put("created", 1_700_000_000L)
+                .put("model", "gpt-test");
+        ObjectNode choice = completion.putArray("choices").addObject();
+        choice.put("index", 0);
+        choice.putObject("message").put("role", "assistant").put("refusal", (String) null);
+        choice.putNull("logprobs");
+        choice.put("finish_reason", finishReason);
+        completion
+                .putObject("usage")
+                .put("prompt_tokens", promptTokens)
+                .put("completion_tokens", completionTokens)
+                .put("total_tokens", promptTokens + completionTokens);
+        return completion;
+    }
+
+    /** A stream chunk whose delta carries text. */
+    static String textChunk(String text) {
+        ObjectNode chunk = chunk();
+        ((ArrayNode) chunk.get("choices"))
+                .addObject()
+                .put("index", 0)
+                .putNull("finish_reason")
+                .putObject("delta")
+                .put("content", text);
+        return chunk.toString();
+    }
+
+    /**
+     * A stream chunk whose delta carries one fragment of a tool call: the first fragment of a call has
+     * its id and name, later ones only a piece of the arguments (pass null for id and name).
+     */
+    static String toolCallChunk(int index, String id, String name, String argumentsPiece) {
+        ObjectNode chunk = chunk();
+        ObjectNode choice =
+                ((ArrayNode) chunk.get("choices")).addObject().put("index", 0).putNull("finish_reason");
+        ObjectNode toolCall =
+                choice.putObject("delta").putArray("tool_calls").addObject().put("index", index);
+        ObjectNode function = toolCall.putObject("function");
+        if (id != null) {
+            toolCall.put("id", id).put("type", "function");
+            function.put("name", name);
+        }
+        function.put("arguments", argumentsPiece);
+        return chunk.toString();
+    }
+
+    /** The chunk that ends a choice; with usage when {@code promptTokens} is not negative. */
+    static String finishChunk(String finishReason, long promptTokens, long completionTokens) {
+        ObjectNode chunk = chunk();
+        ((ArrayNode) chunk.get("choices"))
+                .addObject()
+                .put("index", 0)
+                .put("finish_reason", finishReason)
+                .putObject("delta");
+        if (promptTokens >= 0) {
+            addUsage(chunk, promptTokens, completionTokens);
+        }
+        return chunk.toString();
+    }
+
+    /** The usage chunk OpenAI sends last when asked to ({@code stream_options.include_usage}). */
+    static String usageChunk(long promptTokens, long completionTokens) {
+        ObjectNode chunk = chunk();
+        chunk.putArray("choices");
+        addUsage(chunk, promptTokens, completionTokens);
+        return chunk.toString();
+    }
+
+    private static void addUsage(ObjectNode chunk, long promptTokens, long completionTokens) {
+        chunk.putObject("usage")
+                .put("prompt_tokens", promptTokens)
+                .put("completion_tokens", completionTokens)
+                .put("total_tokens", promptTokens + completionTokens);
+    }
+
+    private static ObjectNode chunk() {
+        ObjectNode chunk = JSON.createObjectNode()
+                .put("id", "chatcmpl-test")
+                .put("object", "chat.completion.chunk")
+                .put("created", 1_700_000_000L)
+                .put("model", "gpt-test");
+        chunk.putNull("usage");
+        chunk.putArray("choices");
+        return chunk;
+    }
+}
