@@ -67,7 +67,7 @@ public final class JdbcTaskStore implements TaskStore {
         this.clock = builder.clock;
         this.connections = builder.connections();
         try {
-            Connection connection = acquireForStart();
+            Connection connection = connections.acquire();
             boolean reusable = false;
             try {
                 DatabaseMetaData metaData = connection.getMetaData();
@@ -89,10 +89,6 @@ public final class JdbcTaskStore implements TaskStore {
             connections.close();
             throw e;
         }
-    }
-
-    private Connection acquireForStart() throws SQLException {
-        return connections.acquire();
     }
 
     /**

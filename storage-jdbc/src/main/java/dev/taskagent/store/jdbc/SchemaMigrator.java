@@ -118,7 +118,17 @@ final class SchemaMigrator {
     private static void run(Connection connection, Dialect dialect, String name) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             for (String sql : statements(script(dialect, name))) {
-                statement.execute(sql);
+                try {
+                    statement.execute(sql);
+                } catch (SQLException e) {
+                    String start = sql.lines().findFirst().orElse("");
+                    throw new SQLException(
+                            "Schema script " + dialect.folder() + "/" + name + " failed at '" + start + "': "
+                                    + e.getMessage(),
+                            e.getSQLState(),
+                            e.getErrorCode(),
+                            e);
+                }
             }
         }
     }

@@ -44,6 +44,17 @@ class JdbcTaskStoreApiTest {
     }
 
     @Test
+    void aDialectThatDoesNotMatchTheDatabaseFailsAtStartAndSaysWhy() {
+        String url = "jdbc:h2:mem:" + TestDatabase.newSchemaName();
+
+        assertThatThrownBy(() ->
+                        JdbcTaskStore.builder(url).dialect(JdbcDialect.MARIADB).build())
+                .isInstanceOf(TaskStoreException.class)
+                .hasMessageStartingWith("Could not start the JDBC TaskStore on " + url + ": ")
+                .hasMessageContaining("GET_LOCK");
+    }
+
+    @Test
     void openedWithAUrlTheStoreOwnsItsConnectionsAndTimesComeFromItsClock() {
         MutableClock clock = MutableClock.at(Instant.parse("2030-05-06T07:08:09.123456789Z"));
         Task task;
