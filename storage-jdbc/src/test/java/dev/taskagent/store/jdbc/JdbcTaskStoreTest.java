@@ -386,6 +386,32 @@ abstract class JdbcTaskStoreTest {
     }
 
     @Test
+    void ofConcurrentUpdatesExpectingTheSameVersionExactlyOneWins() throws Exception {
+        JdbcTaskStore store = newStore();
+        long id = store.inTransaction(tx -> tx.appendTask(NewTask.of("s", "contested")))
+                .id();
+        AtomicInteger thread = new AtomicInteger();
+
+        List<String> outcomes = runConcurrently(8, () -> {
+            String mine = "by " + thread.incrementAndGet();
+            try {
+                store.inTransaction(tx -> tx.updateTask(
+                        TaskUpdate.of(id).expectVersion(1).description(mine).build()));
+                return mine;
+            } catch (StaleTaskException e) {
+                return "stale";
+            }
+        });
+
+        List<String> winners =
+                outcomes.stream().filter(outcome -> !outcome.equals("stale")).toList();
+        assertThat(winners).hasSize(1);
+        Task task = store.findTask(id).orElseThrow();
+        assertThat(task.description()).isEqualTo(winners.get(0));
+        assertThat(task.version()).isEqualTo(2);
+    }
+
+    @Test
     void readersNeverSeeHalfOfACommittedUnitOfWork() throws Exception {
         JdbcTaskStore store = newStore();
         long id = store.inTransaction(tx ->
