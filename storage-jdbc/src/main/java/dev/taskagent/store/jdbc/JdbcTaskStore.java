@@ -204,7 +204,7 @@ public final class JdbcTaskStore implements TaskStore {
                 // The work caught a storage failure and went on: what it did since may be half applied.
                 TaskStoreException swallowed = new TaskStoreException(
                         "A statement of this unit of work failed (" + JdbcSupport.describe(failure)
-                                + ") and the unit of work" + " went on regardless; it was rolled back",
+                                + ") and the unit of work went on regardless; it was rolled back",
                         failure);
                 reusable = rollback(connection, swallowed);
                 if (isRetryable(failure, lastAttempt)) {
