@@ -10,10 +10,15 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -28,7 +33,8 @@ import javax.sql.DataSource;
  * gets a schema of its own ({@code CREATE SCHEMA}), a MariaDB store a database of its own ({@code CREATE
  * DATABASE}); both are served by one small pool per database and JVM, so a test that forgets to close its
  * store leaks no connection. Schemas are named {@code ta_test_<epoch seconds>_<random>}: those of this JVM
- * are dropped when it exits, and those older than an hour (left by a killed run) when the next run starts.
+ * are dropped when it exits (within a time budget), and those older than an hour (left by a killed or
+ * hurried run) when the next run starts.
  *
  * <p>Thread-safe.
  */
@@ -142,6 +148,8 @@ public enum TestDatabase {
     private static final long STALE_SECONDS = 3600;
     private static final int POOL_SIZE = 20;
     private static final AtomicLong COUNTER = new AtomicLong();
+    private static final int DROPPERS = 4;
+    private static final Duration DROP_BUDGET = Duration.ofSeconds(15);
 
     private final String environmentVariable;
     private HikariDataSource pool; // guarded by this
@@ -251,6 +259,10 @@ public enum TestDatabase {
         }
     }
 
+    /**
+     * Drops the schemas this JVM created, four at a time and for at most {@link #DROP_BUDGET}: the JVM is
+     * exiting, and what is left is dropped as stale by a later run.
+     */
     private void dropCreatedSchemas() {
         List<String> schemas;
         synchronized (this) {
@@ -259,12 +271,27 @@ public enum TestDatabase {
                 pool.close();
             }
         }
-        try (Connection connection = DriverManager.getConnection(url())) {
-            for (String schema : schemas) {
-                dropSchema(connection, schema);
-            }
-        } catch (SQLException e) {
-            System.err.println("Could not drop the test schemas of " + this + ": " + e);
+        ExecutorService droppers = Executors.newFixedThreadPool(DROPPERS);
+        AtomicInteger next = new AtomicInteger();
+        long deadline = System.nanoTime() + DROP_BUDGET.toNanos();
+        for (int dropper = 0; dropper < DROPPERS; dropper++) {
+            droppers.execute(() -> {
+                try (Connection connection = DriverManager.getConnection(url())) {
+                    for (int index = next.getAndIncrement();
+                            index < schemas.size() && System.nanoTime() < deadline;
+                            index = next.getAndIncrement()) {
+                        dropSchema(connection, schemas.get(index));
+                    }
+                } catch (SQLException e) {
+                    System.err.println("Could not drop the test schemas of " + this + ": " + e);
+                }
+            });
+        }
+        droppers.shutdown();
+        try {
+            droppers.awaitTermination(DROP_BUDGET.toSeconds() + 5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
