@@ -14,10 +14,8 @@ module dev.taskagent.core {
 
     // Each feature package is exported once it has public types (javac refuses empty packages).
     exports dev.taskagent.extraction;
-
-    // exports dev.taskagent.queue;
-
-    // exports dev.taskagent.steps;
+    exports dev.taskagent.queue;
+    exports dev.taskagent.steps;
 
     uses dev.taskagent.llm.ChatModelProvider;
 }

@@ -42,8 +42,8 @@ final class ExtractionRun {
     private final MessageBatch batch;
     private final TransactionRunner transactions;
     private final IterationBinding binding = new IterationBinding();
-    private final Toolbox toolbox = ExtractionTools.create(binding);
-    private final List<ToolDefinition> toolDefinitions = toolbox.definitions();
+    private final Toolbox toolbox;
+    private final List<ToolDefinition> toolDefinitions;
 
     private final List<ChatMessage> history = new ArrayList<>();
     private final List<ToolCallRecord> toolCalls = new ArrayList<>();
@@ -63,6 +63,8 @@ final class ExtractionRun {
         this.sessionId = sessionId;
         this.batch = batch;
         this.transactions = agent.transactions();
+        this.toolbox = ExtractionTools.create(binding, agent.stepsTool());
+        this.toolDefinitions = toolbox.definitions();
     }
 
     AgentRun execute() {
@@ -97,7 +99,8 @@ final class ExtractionRun {
     }
 
     private ChatResponse callModel() {
-        ChatRequest request = new ChatRequest(SystemPrompt.text(), history, toolDefinitions, agent.chatOptions());
+        ChatRequest request =
+                new ChatRequest(SystemPrompt.text(agent.stepsTool()), history, toolDefinitions, agent.chatOptions());
         ChatResponse response = agent.chatModel().chat(request);
         if (response == null) {
             throw new ChatModelException(

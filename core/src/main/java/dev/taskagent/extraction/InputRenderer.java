@@ -7,6 +7,7 @@ import dev.taskagent.extraction.MessagePart.TextPart;
 import dev.taskagent.extraction.MessagePart.ToolCallPart;
 import dev.taskagent.extraction.MessagePart.ToolResultPart;
 import dev.taskagent.internal.Json;
+import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.task.Task;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -56,7 +57,8 @@ final class InputRenderer {
 
     /**
      * Renders one task of the listing: {@code Task {order}: {description} (Status: {status})}, followed by
-     * {@code | User Prefs: "…"} when the task has a preference. Every line of the listing comes from here.
+     * {@code | User Prefs: "…"} when the task has a preference and {@code | Steps 1/2} (steps done / steps)
+     * when it has steps. Every line of the listing comes from here.
      */
     String renderTaskLine(Task task) {
         StringBuilder line = new StringBuilder()
@@ -70,6 +72,12 @@ final class InputRenderer {
         String preferences = task.userPreferenceText();
         if (!preferences.isBlank()) {
             line.append(" | User Prefs: \"").append(truncate(preferences)).append('"');
+        }
+        if (task.hasSteps()) {
+            MarkdownSteps steps = MarkdownSteps.parse(task.steps());
+            if (!steps.isEmpty()) {
+                line.append(" | ").append(steps.progressLabel());
+            }
         }
         return line.toString();
     }

@@ -90,6 +90,31 @@ final class SystemPrompt {
             3. Before calling finish, check that every action of your checklist is done. Then call finish.
             """;
 
+    /** Added to the prompt when the agent offers {@code set_task_steps}. */
+    private static final String STEPS_SECTION = """
+
+            ## Steps
+            A request that needs several actions gets a checklist of steps with set_task_steps, so that \
+            nothing the user asked for is dropped when the task is carried out. Separate requests still \
+            become separate tasks; steps split ONE request into the actions it needs.
+            - Give every action the user asked for its own step, in the order to do them, in the user's \
+            words: usually 2 to 5 steps.
+            - Never combine two actions in one step, and never skip or drop an action.
+            - A delivery (send it to someone, message me on WhatsApp, e-mail the summary) is always a step \
+            of its own, after the work whose result it delivers.
+            - A request with a single action needs no steps.
+            Example: the user says "Research family-friendly attractions in Bangkok for my kids, 5 and 3, \
+            and send the list to Hanan on WhatsApp".
+              Right: one task with the steps ["Research family-friendly attractions in Bangkok for kids 5 & \
+            3", "Send the list to Hanan on WhatsApp"].
+              Wrong: one step "Research attractions and share them" (two actions combined, the recipient and \
+            the channel lost), or only the research step (the delivery dropped).
+            The task list shows the progress of a task with steps as Steps done/total; set_task_steps \
+            replaces a task's steps, keeping the steps already done that you list again.
+            Checklist addition for report_thinking: which requests need several actions, and which steps \
+            does each get (set_task_steps)?
+            """;
+
     /**
      * Returns the system prompt.
      *
@@ -97,5 +122,15 @@ final class SystemPrompt {
      */
     static String text() {
         return TEXT;
+    }
+
+    /**
+     * Returns the system prompt, with the guidance for {@code set_task_steps} when the agent offers it.
+     *
+     * @param withStepsTool whether the agent offers {@code set_task_steps}
+     * @return the instructions for the extraction model
+     */
+    static String text(boolean withStepsTool) {
+        return withStepsTool ? TEXT + STEPS_SECTION : TEXT;
     }
 }

@@ -50,6 +50,7 @@ public final class TaskAgent {
     private final List<FinishedTaskHook> finishedTaskHooks;
     private final Clock clock;
     private final ChatOptions chatOptions;
+    private final boolean stepsTool;
     private final InputRenderer renderer;
     private final TransactionRunner transactions;
     private final SessionLocks sessionLocks = new SessionLocks();
@@ -62,6 +63,7 @@ public final class TaskAgent {
         finishedTaskHooks = List.copyOf(builder.finishedTaskHooks);
         clock = builder.clock;
         chatOptions = builder.chatOptions;
+        stepsTool = builder.stepsTool;
         renderer = new InputRenderer(builder.previousProgressWindow, builder.partTruncationLength);
         transactions = new TransactionRunner(store, listeners);
     }
@@ -134,6 +136,11 @@ public final class TaskAgent {
         return chatOptions;
     }
 
+    /** Tells whether runs offer the model {@code set_task_steps}. */
+    boolean stepsTool() {
+        return stepsTool;
+    }
+
     InputRenderer renderer() {
         return renderer;
     }
@@ -166,6 +173,7 @@ public final class TaskAgent {
         private final List<FinishedTaskHook> finishedTaskHooks = new ArrayList<>();
         private Clock clock = Clock.systemUTC();
         private ChatOptions chatOptions = ChatOptions.defaults();
+        private boolean stepsTool;
 
         private Builder() {}
 
@@ -289,6 +297,20 @@ public final class TaskAgent {
          */
         public Builder chatOptions(ChatOptions value) {
             chatOptions = Objects.requireNonNull(value, "chatOptions");
+            return this;
+        }
+
+        /**
+         * Offers the model the optional tool {@code set_task_steps(task_order, steps)}, which gives a task
+         * a Markdown checklist with one step per action the user asked for (a delivery always its own
+         * step), and adds its guidance to the system prompt. Off by default. Execute the steps with {@code
+         * dev.taskagent.steps.StepExecutor}.
+         *
+         * @param value true to offer the tool
+         * @return this builder
+         */
+        public Builder stepsTool(boolean value) {
+            stepsTool = value;
             return this;
         }
 

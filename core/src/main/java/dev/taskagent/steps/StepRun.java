@@ -1,0 +1,90 @@
+package dev.taskagent.steps;
+
+import dev.taskagent.llm.TokenUsage;
+import dev.taskagent.task.Task;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * The honest outcome of one {@link StepExecutor} run: which steps the model reported done, which are
+ * still open, and whether the task was marked success.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param task the task as it was when the run ended
+ * @param steps the task's steps as they were when the run ended
+ * @param completedSteps the numbers of the steps ticked by this run, in the order their markers arrived
+ * @param uncheckedSteps the steps still unchecked at the end, in document order; empty when all are done
+ * @param markedSuccess true when the run set the task's status to success (every step done, and the
+ *     executor manages the status)
+ * @param finalText the text of the model's last answer: its summary, or why it stopped
+ * @param modelCalls how many model calls the run made
+ * @param toolCalls how many tool calls it ran
+ * @param callLimitReached true when the run stopped at the model-call limit while the model still asked
+ *     for tools (those calls were not run)
+ * @param usage tokens summed over the model calls
+ * @param warnings markers ignored and other irregularities, oldest first
+ * @param startedAt when the run started (from the executor's clock)
+ * @param finishedAt when it ended
+ */
+public record StepRun(
+        Task task,
+        MarkdownSteps steps,
+        List<Integer> completedSteps,
+        List<Step> uncheckedSteps,
+        boolean markedSuccess,
+        String finalText,
+        int modelCalls,
+        int toolCalls,
+        boolean callLimitReached,
+        TokenUsage usage,
+        List<String> warnings,
+        Instant startedAt,
+        Instant finishedAt) {
+
+    /** Checks the invariants and copies the lists. */
+    public StepRun {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(steps, "steps");
+        completedSteps = List.copyOf(completedSteps);
+        uncheckedSteps = List.copyOf(uncheckedSteps);
+        Objects.requireNonNull(finalText, "finalText");
+        if (modelCalls < 0 || toolCalls < 0) {
+            throw new IllegalArgumentException(
+                    "call counts must not be negative: modelCalls=" + modelCalls + ", toolCalls=" + toolCalls);
+        }
+        Objects.requireNonNull(usage, "usage");
+        warnings = List.copyOf(warnings);
+        Objects.requireNonNull(startedAt, "startedAt");
+        Objects.requireNonNull(finishedAt, "finishedAt");
+    }
+
+    /** @return true when every step of the task is checked */
+    public boolean allStepsDone() {
+        return uncheckedSteps.isEmpty();
+    }
+
+    /** @return how long the run took, by the executor's clock */
+    public Duration duration() {
+        return Duration.between(startedAt, finishedAt);
+    }
+
+    /**
+     * Describes the outcome in one line, for logs and for people.
+     *
+     * @return for example {@code 1 of 2 steps done; not done: 2. Send the list to Hanan on WhatsApp}
+     */
+    public String describe() {
+        String head = steps.done() + " of " + steps.total() + " steps done";
+        if (allStepsDone()) {
+            return head + (markedSuccess ? "; task marked success" : "");
+        }
+        return head + "; not done: "
+                + uncheckedSteps.stream()
+                        .map(step -> step.number() + ". " + step.text())
+                        .collect(Collectors.joining("; "));
+    }
+}

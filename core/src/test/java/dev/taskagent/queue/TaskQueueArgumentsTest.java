@@ -1,0 +1,89 @@
+package dev.taskagent.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.taskagent.llm.ToolCall;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TransactionWork;
+import dev.taskagent.tool.ToolResult;
+import org.junit.jupiter.api.Test;
+
+/** Bad arguments are refused before the store is touched; behaviour on real stores is in the testkit suite. */
+class TaskQueueArgumentsTest {
+
+    /** A store that fails the test if the queue ever opens a transaction on it. */
+    private static final TaskStore UNTOUCHABLE = new TaskStore() {
+        @Override
+        public <R> R inTransaction(TransactionWork<R> work) {
+            throw new AssertionError("the store must not be touched");
+        }
+    };
+
+    private final TaskQueue queue = TaskQueue.builder(UNTOUCHABLE).build();
+
+    @Test
+    void theBuilderNeedsAStoreAndAValidSession() {
+        assertThatThrownBy(() -> TaskQueue.builder(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> TaskQueue.builder(UNTOUCHABLE).sessionId("  "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionId must not be blank");
+        assertThatThrownBy(() -> TaskQueue.builder(UNTOUCHABLE).listener(null))
+                .isInstanceOf(NullPointerException.class);
+        assertThat(queue.sessionId()).isEqualTo(TaskQueue.DEFAULT_SESSION_ID);
+        assertThat(TaskQueue.builder(UNTOUCHABLE)
+                        .sessionId("team")
+                        .build()
+                        .newTask("x")
+                        .build()
+                        .sessionId())
+                .isEqualTo("team");
+    }
+
+    @Test
+    void badJavaArgumentsAreRefusedBeforeAnyTransaction() {
+        assertThatThrownBy(() -> queue.signup("")).hasMessage("agent must not be blank");
+        assertThatThrownBy(() -> queue.queue(" ")).hasMessage("agent must not be blank");
+        assertThatThrownBy(() -> queue.move(-1, "a", "b", "c")).hasMessage("taskId must be positive, was -1");
+        assertThatThrownBy(() -> queue.move(1, "a", "a", "c"))
+                .hasMessage("toAgent is the same as fromAgent ('a'); a task can only be moved to another agent");
+        assertThatThrownBy(() -> queue.move(1, "a", "b", null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> queue.comment(1, "a", "")).hasMessage("text must not be blank");
+        assertThatThrownBy(() -> queue.link(1, " ", "", "a")).hasMessage("url must not be blank");
+        assertThatThrownBy(() -> queue.get(0)).hasMessage("taskId must be positive, was 0");
+        assertThatThrownBy(() -> queue.archive(0)).hasMessage("taskId must be positive, was 0");
+        assertThatThrownBy(() -> queue.create(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> queue.update(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void badToolArgumentsAreSoftErrorsBeforeAnyTransaction() {
+        assertThat(call("signup_for_task", "{\"agent_name\":7}"))
+                .isEqualTo(ToolResult.error("Argument 'agent_name' must be a string, not the number 7."));
+        assertThat(call("move_task", "{\"task_id\":5,\"current_agent\":\"a\",\"new_agent\":\"a\",\"comment\":\"c\"}"))
+                .isEqualTo(ToolResult.error(
+                        "new_agent is the same as current_agent (a); name the agent who should take the task over."));
+        assertThat(call("get_task", "{\"task_id\":-3}"))
+                .isEqualTo(
+                        ToolResult.error("task_id must be a positive task id, not -3; use an id from get_my_queue."));
+        assertThat(call("create_task", "{\"description\":\"x\",\"assignee\":\" \"}"))
+                .isEqualTo(ToolResult.error("assignee must not be blank; send an agent name."));
+        assertThat(call("add_link", "{\"task_id\":1,\"url\":\"https://example.com\",\"author\":\"\"}"))
+                .isEqualTo(ToolResult.error("author must not be blank; send an agent name."));
+        assertThat(call("update_task", "{\"task_id\":1,\"status\":\"finished\"}"))
+                .isEqualTo(ToolResult.error(
+                        "status 'finished' is unknown; use one of pending, running, success, failed."));
+    }
+
+    @Test
+    void everyToolHasADescriptionAndADeclaredSchema() {
+        assertThat(queue.tools().definitions()).hasSize(9).allSatisfy(definition -> {
+            assertThat(definition.description()).isNotBlank().endsWith(".");
+            assertThat(definition.parametersSchemaJson()).startsWith("{\"type\":\"object\"");
+        });
+    }
+
+    private ToolResult call(String tool, String argumentsJson) {
+        return queue.tools().call(new ToolCall("1", tool, argumentsJson));
+    }
+}

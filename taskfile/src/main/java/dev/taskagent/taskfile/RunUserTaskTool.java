@@ -1,0 +1,179 @@
+package dev.taskagent.taskfile;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskagent.taskfile.Taskfile.TaskDef;
+import dev.taskagent.tool.JsonSchema;
+import dev.taskagent.tool.Tool;
+import dev.taskagent.tool.ToolArgumentException;
+import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code run_user_task}: runs one task of the Taskfile with literal arguments. Thread-safe. */
+final class RunUserTaskTool implements Tool {
+    static final String NAME = "run_user_task";
+
+    /** At most this many arguments. */
+    static final int MAX_ARGS = 100;
+
+    /** At most this many characters in one argument. */
+    static final int MAX_ARG_LENGTH = 8192;
+
+    /** At most this many characters in all arguments together. */
+    static final int MAX_TOTAL_ARGS_LENGTH = 65536;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final String SCHEMA = JsonSchema.object()
+            .requiredString("task_name", "The task's name, as list_user_tasks shows it")
+            .stringArray(
+                    "args",
+                    "Extra command-line arguments for the task, one string each (e.g. [\"-v\", \"my file.txt\"])."
+                            + " Each arrives as one literal argument: nothing is expanded by a shell.",
+                    false)
+            .toJson();
+
+    private final TaskfileSource source;
+    private final Settings settings;
+    private final ShellLauncher launcher;
+
+    RunUserTaskTool(TaskfileSource source, Settings settings, ShellLauncher launcher) {
+        this.source = source;
+        this.settings = settings;
+        this.launcher = launcher;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Runs one of the user's tasks from .agent/Taskfile.yml (see list_user_tasks) in the project folder"
+                + " and returns its stdout, its stderr, the exit code and the duration. Tasks run real commands with"
+                + " the agent's rights: run only what the user's request calls for.";
+    }
+
+    @Override
+    public String parametersSchema() {
+        return SCHEMA;
+    }
+
+    @Override
+    public ToolResult call(ToolArguments arguments) {
+        String name = arguments.requiredString("task_name");
+        List<String> args = args(arguments);
+        TaskfileSource.Snapshot snapshot = source.current();
+        if (snapshot.problem() != null) {
+            return ToolResult.error(ListUserTasksTool.unusable(snapshot.problem()));
+        }
+        Taskfile taskfile = snapshot.taskfile();
+        TaskDef task = taskfile.tasks().get(name);
+        if (task == null) {
+            return ToolResult.error("Unknown task '" + name + "'. Available tasks: " + runnable(taskfile)
+                    + ". Call list_user_tasks to see what each does.");
+        }
+        if (task.internal()) {
+            return ToolResult.error("Task '" + name + "' is internal: only other tasks can call it. Available tasks: "
+                    + runnable(taskfile) + ".");
+        }
+        RunResult result = new TaskRun(taskfile, settings, launcher, args).run(task);
+        return new ToolResult(json(result), !result.isSuccess());
+    }
+
+    private static String runnable(Taskfile taskfile) {
+        List<String> names = taskfile.tasks().values().stream()
+                .filter(task -> !task.internal())
+                .map(TaskDef::name)
+                .sorted(ListUserTasksTool.TASK_ORDER)
+                .toList();
+        return names.isEmpty() ? "none" : String.join(", ", names);
+    }
+
+    /** Reads {@code args}: a JSON array of strings, or one string split like a shell splits words. */
+    static List<String> args(ToolArguments arguments) {
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(arguments.toJson()).get("args");
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("ToolArguments holds invalid JSON", e);
+        }
+        List<String> args = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return args;
+        }
+        if (node.isTextual()) {
+            try {
+                args.addAll(ShellWords.split(node.textValue()));
+            } catch (IllegalArgumentException e) {
+                throw new ToolArgumentException("Argument 'args' could not be split into words: " + e.getMessage()
+                        + ". Send args as a JSON array of strings, e.g. [\"--name\", \"it's\"].");
+            }
+        } else if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (!element.isTextual() && !element.isNumber() && !element.isBoolean()) {
+                    throw new ToolArgumentException("Argument 'args' must be an array of strings; it holds " + element
+                            + ". Send each argument as a string.");
+                }
+                args.add(element.asText());
+            }
+        } else {
+            throw new ToolArgumentException("Argument 'args' must be an array of strings, not " + node
+                    + ". Send e.g. [\"--verbose\", \"file name.txt\"].");
+        }
+        check(args);
+        return args;
+    }
+
+    private static void check(List<String> args) {
+        if (args.size() > MAX_ARGS) {
+            throw new ToolArgumentException(
+                    "Too many arguments: " + args.size() + "; at most " + MAX_ARGS + " are accepted.");
+        }
+        int total = 0;
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (arg.indexOf('\0') >= 0) {
+                throw new ToolArgumentException("Argument " + (i + 1) + " holds a NUL character, which no command can"
+                        + " receive; remove it.");
+            }
+            if (arg.length() > MAX_ARG_LENGTH) {
+                throw new ToolArgumentException("Argument " + (i + 1) + " is " + arg.length() + " characters long;"
+                        + " at most " + MAX_ARG_LENGTH + " are accepted. Pass a file name instead of its content.");
+            }
+            total += arg.length();
+        }
+        if (total > MAX_TOTAL_ARGS_LENGTH) {
+            throw new ToolArgumentException("The arguments are " + total + " characters long together; at most "
+                    + MAX_TOTAL_ARGS_LENGTH + " are accepted.");
+        }
+    }
+
+    /** @return the result as the JSON text the model reads */
+    static String json(RunResult result) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("task", result.task());
+        json.put("message", result.message());
+        if (result.exitCode() == null) {
+            json.putNull("exit_code");
+        } else {
+            json.put("exit_code", result.exitCode().intValue());
+        }
+        json.put("timed_out", result.isTimedOut());
+        json.put("truncated", result.isTruncated());
+        json.put("duration_ms", result.duration().toMillis());
+        ArrayNode args = json.putArray("args");
+        for (String arg : result.args()) {
+            args.add(arg);
+        }
+        json.put("stdout", result.stdout());
+        json.put("stderr", result.stderr());
+        return json.toString();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.taskagent.taskfile;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * The project's Taskfile, re-read when it changes: every call reads the file (it is small) and parses it
+ * again only when its bytes differ from the last read, so an edit is picked up by the next tool call.
+ *
+ * <p>Thread-safe.
+ */
+final class TaskfileSource {
+    /** Larger files are refused: a Taskfile is a few kilobytes. */
+    static final int MAX_BYTES = 1024 * 1024;
+
+    /**
+     * What reading the file gave: a Taskfile, or a problem to report.
+     *
+     * @param taskfile the parsed Taskfile, or null
+     * @param problem what is wrong (with line and column when the content is at fault), or null
+     */
+    record Snapshot(Taskfile taskfile, String problem) {}
+
+    private final Path file;
+    private final String shownName;
+    private byte[] lastBytes;
+    private Snapshot lastSnapshot;
+
+    TaskfileSource(Path file) {
+        this.file = file;
+        this.shownName = ".agent/Taskfile.yml";
+    }
+
+    /** @return the file's path */
+    Path file() {
+        return file;
+    }
+
+    /**
+     * Returns the Taskfile as the file holds it now.
+     *
+     * @return the snapshot; never null
+     */
+    synchronized Snapshot current() {
+        byte[] bytes;
+        try {
+            if (Files.size(file) > MAX_BYTES) {
+                return remember(null, new Snapshot(null, shownName + " is larger than " + MAX_BYTES + " bytes."));
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return remember(null, new Snapshot(null, shownName + " was not found at " + file + "."));
+        } catch (IOException e) {
+            return remember(null, new Snapshot(null, shownName + " cannot be read: " + e.getMessage()));
+        }
+        if (lastSnapshot != null && Arrays.equals(bytes, lastBytes)) {
+            return lastSnapshot;
+        }
+        return remember(bytes, parse(bytes));
+    }
+
+    private Snapshot parse(byte[] bytes) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return new Snapshot(null, shownName + " is not UTF-8 text.");
+        }
+        try {
+            return new Snapshot(TaskfileReader.read(text), null);
+        } catch (TaskfileException e) {
+            String problem = e.getMessage();
+            return new Snapshot(null, shownName + " is invalid at " + problem + (problem.endsWith(".") ? "" : "."));
+        }
+    }
+
+    private Snapshot remember(byte[] bytes, Snapshot snapshot) {
+        lastBytes = bytes;
+        lastSnapshot = bytes == null ? null : snapshot;
+        return snapshot;
+    }
+}

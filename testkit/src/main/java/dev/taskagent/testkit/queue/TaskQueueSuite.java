@@ -1,0 +1,982 @@
+package dev.taskagent.testkit.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.llm.ToolCall;
+import dev.taskagent.queue.TaskArchivedException;
+import dev.taskagent.queue.TaskCompleteException;
+import dev.taskagent.queue.TaskNotAssignedException;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.StaleTaskException;
+import dev.taskagent.store.TaskNotFoundException;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.task.NewTask;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.testkit.MutableClock;
+import dev.taskagent.tool.ToolResult;
+import dev.taskagent.tool.Toolbox;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour of the shared work queue ({@link TaskQueue} and its tools), written once and run on every
+ * store: subclass it in a store's tests and return a fresh, empty store from {@link #createStore(Clock)}.
+ *
+ * <pre>{@code
+ * class InMemoryTaskQueueTest extends TaskQueueSuite {
+ *     @Override
+ *     protected TaskStore createStore(Clock clock) {
+ *         return new InMemoryTaskStore(clock);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Concurrency tests use real threads released together by a barrier and assert invariants (each
+ * task claimed exactly once, exactly one of two moves wins), never timing; every wait has a deadline.
+ */
+public abstract class TaskQueueSuite {
+
+    /** How long a concurrent phase may take before the test fails instead of hanging. */
+    private static final Duration DEADLINE = Duration.ofMinutes(2);
+
+    private static final Pattern CLAIMED = Pattern.compile("^Task #(\\d+) claimed and set to working status\n");
+
+    private MutableClock clock;
+    private TaskStore store;
+    private TaskQueue queue;
+    private Toolbox tools;
+    private final List<TaskEvent> events = new CopyOnWriteArrayList<>();
+    private final AtomicInteger callIds = new AtomicInteger();
+
+    /**
+     * Creates the store under test. Each call must return a new, empty store; the suite closes it.
+     *
+     * @param clock the clock the store must take its timestamps from
+     * @return the store
+     */
+    protected abstract TaskStore createStore(Clock clock);
+
+    @BeforeEach
+    void createQueue() {
+        clock = MutableClock.standard();
+        store = createStore(clock);
+        queue = TaskQueue.builder(store).listener(events::add).build();
+        tools = queue.tools();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    // ---------------------------------------------------------------- signup
+
+    @Test
+    void signupReturnsTheFirstIdleTaskRunningWithItsCommentsAndLinks() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        queue.comment(task.id(), "carol", "Users land on a blank page.");
+        queue.link(task.id(), "https://example.com/issues/12", "bug report", "carol");
+
+        Optional<Task> claimed = queue.signup("alice");
+
+        assertThat(claimed).isPresent();
+        Task running = claimed.get();
+        assertThat(running.id()).isEqualTo(task.id());
+        assertThat(running.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(running.assignee()).isEqualTo("alice");
+        assertThat(running.comments()).extracting(c -> c.text()).containsExactly("Users land on a blank page.");
+        assertThat(running.links()).extracting(l -> l.url()).containsExactly("https://example.com/issues/12");
+        assertThat(store.findTask(task.id())).contains(running);
+    }
+
+    @Test
+    void signupToolClaimsAndShowsTheTaskAsCompactJson() {
+        Task task = create("alice", 3, "Fix the login redirect");
+
+        ToolResult result = call("signup_for_task", "{\"agent_name\":\"alice\"}");
+
+        assertThat(result.isError()).isFalse();
+        assertThat(result.text())
+                .isEqualTo("Task #" + task.id() + " claimed and set to working status\n{\"id\":" + task.id()
+                        + ",\"status\":\"running\",\"priority\":3,\"assignee\":\"alice\","
+                        + "\"description\":\"Fix the login redirect\"}");
+    }
+
+    @Test
+    void signupWithNoIdleTaskReturnsNothingAndTheToolSaysSoWithoutAnError() {
+        Task running = create("alice", 0, "Already started");
+        queue.signup("alice");
+
+        assertThat(queue.signup("alice")).isEmpty();
+        assertThat(queue.signup("nobody-here")).isEmpty();
+        ToolResult result = call("signup_for_task", "{\"agent_name\":\"alice\"}");
+        assertThat(result).isEqualTo(ToolResult.ok("No idle task is available for alice"));
+        assertThat(store.findTask(running.id()).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);
+    }
+
+    @Test
+    void signupTakesTheHighestPriorityFirst() {
+        Task low = create("alice", 1, "low");
+        Task high = create("alice", 9, "high");
+        Task negative = create("alice", -5, "below the default");
+        Task middle = create("alice", 4, "middle");
+
+        assertThat(claimAll("alice")).containsExactly(high.id(), middle.id(), low.id(), negative.id());
+    }
+
+    @Test
+    void signupTakesTheOldestFirstWhenPrioritiesAreEqual() {
+        Task newer = create("alice", 2, "created at noon");
+        clock.set(Instant.parse("2025-12-31T08:00:00Z"));
+        Task older = create("alice", 2, "created the morning before, with a higher id");
+        clock.set(Instant.parse("2026-01-02T00:00:00Z"));
+        Task newest = create("alice", 2, "created last");
+
+        assertThat(older.id()).isGreaterThan(newer.id());
+        assertThat(claimAll("alice")).containsExactly(older.id(), newer.id(), newest.id());
+    }
+
+    @Test
+    void signupTakesTheLowestIdWhenPriorityAndAgeAreEqual() {
+        Task first = create("alice", 0, "first");
+        Task second = create("alice", 0, "second");
+        Task third = create("alice", 0, "third");
+
+        assertThat(first.createdAt()).isEqualTo(third.createdAt());
+        assertThat(claimAll("alice")).containsExactly(first.id(), second.id(), third.id());
+    }
+
+    @Test
+    void signupIgnoresRunningCompleteAndArchivedTasks() {
+        Task running = create("alice", 9, "running");
+        queue.update(TaskUpdate.of(running.id()).status(TaskStatus.RUNNING).build());
+        Task succeeded = create("alice", 9, "succeeded");
+        queue.update(TaskUpdate.of(succeeded.id()).status(TaskStatus.SUCCESS).build());
+        Task failed = create("alice", 9, "failed");
+        queue.update(TaskUpdate.of(failed.id()).status(TaskStatus.FAILED).build());
+        Task archived = create("alice", 9, "archived");
+        queue.archive(archived.id());
+        Task idle = create("alice", 0, "the only idle one");
+
+        assertThat(claimAll("alice")).containsExactly(idle.id());
+        assertThat(store.findTask(succeeded.id()).orElseThrow().status()).isEqualTo(TaskStatus.SUCCESS);
+        assertThat(store.findTask(archived.id()).orElseThrow().status()).isEqualTo(TaskStatus.PENDING);
+    }
+
+    @Test
+    void signupIgnoresOtherAgentsTasksAndUnassignedOnes() {
+        Task bobs = create("bob", 9, "bob's");
+        Task unassigned = queue.create(queue.newTask("no one's").priority(9).build());
+        Task alices = create("alice", 0, "alice's");
+
+        assertThat(claimAll("alice")).containsExactly(alices.id());
+        assertThat(store.findTask(bobs.id()).orElseThrow().status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(store.findTask(unassigned.id()).orElseThrow().status()).isEqualTo(TaskStatus.PENDING);
+    }
+
+    @Test
+    void signupRollsBackEverythingWhenTheUnitOfWorkFailsAfterTheClaim() {
+        Task task = create("alice", 0, "must stay idle");
+        events.clear();
+        TaskQueue failing = TaskQueue.builder(new FailingStore(store, FailingStore.Fault.AFTER_CLAIM))
+                .listener(events::add)
+                .build();
+
+        assertThatThrownBy(() -> failing.signup("alice"))
+                .isInstanceOf(TaskStoreException.class)
+                .hasMessageContaining("injected failure");
+
+        assertThat(store.findTask(task.id())).contains(task);
+        assertThat(events).isEmpty();
+        assertThat(queue.signup("alice")).map(Task::id).contains(task.id());
+    }
+
+    @Test
+    void signupTellsListenersAfterTheClaimCommitted() {
+        create("alice", 0, "claimed");
+        events.clear();
+
+        Task claimed = queue.signup("alice").orElseThrow();
+
+        assertThat(events).containsExactly(new TaskEvent.Claimed(claimed, "alice"));
+    }
+
+    // ------------------------------------------------------------------ move
+
+    @Test
+    void moveTransfersARunningTaskToTheNewAgentAsIdle() {
+        Task task = create("alice", 2, "Write the release notes");
+        queue.signup("alice");
+
+        Task moved = queue.move(task.id(), "alice", "bob", "Draft is in the wiki; please finish it.");
+
+        assertThat(moved.assignee()).isEqualTo("bob");
+        assertThat(moved.previousAssignee()).isEqualTo("alice");
+        assertThat(moved.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(moved.priority()).isEqualTo(2);
+        assertThat(store.findTask(task.id())).contains(moved);
+        assertThat(queue.queue("alice")).isEmpty();
+        assertThat(queue.signup("bob")).map(Task::id).contains(task.id());
+    }
+
+    @Test
+    void moveAddsTheCommentAuthoredByTheCurrentAgent() {
+        Task task = create("alice", 0, "Review the patch");
+        queue.comment(task.id(), "carol", "Patch attached.");
+
+        Task moved = queue.move(task.id(), "alice", "bob", "Looks fine to me; bob knows the parser better.");
+
+        assertThat(moved.comments())
+                .extracting(c -> c.author() + ": " + c.text())
+                .containsExactly("carol: Patch attached.", "alice: Looks fine to me; bob knows the parser better.");
+    }
+
+    @Test
+    void moveToolTransfersAndShowsTheTaskWithItsComments() {
+        Task task = create("alice", 0, "Review the patch");
+
+        ToolResult result = call(
+                "move_task",
+                "{\"task_id\":" + task.id()
+                        + ",\"current_agent\":\"alice\",\"new_agent\":\"bob\",\"comment\":\"Over to you.\"}");
+
+        assertThat(result.isError()).isFalse();
+        assertThat(result.text())
+                .isEqualTo("Task #" + task.id() + " transferred from alice to bob\n{\"id\":" + task.id()
+                        + ",\"status\":\"pending\",\"priority\":0,\"assignee\":\"bob\",\"previous_assignee\":\"alice\","
+                        + "\"description\":\"Review the patch\","
+                        + "\"comments\":[\"alice: Over to you.\"]}");
+    }
+
+    @Test
+    void moveOfAnUnknownTaskIsNotFound() {
+        assertThatThrownBy(() -> queue.move(4242, "alice", "bob", "hand over"))
+                .isInstanceOf(TaskNotFoundException.class)
+                .hasMessage("Task 4242 not found");
+        assertThat(call("move_task", moveArguments(4242, "alice", "bob", "hand over")))
+                .isEqualTo(ToolResult.error("Task 4242 not found"));
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void moveByAnAgentThatDoesNotHoldTheTaskIsRefusedAndNamesTheOwner() {
+        Task bobs = create("bob", 0, "bob's");
+        Task unassigned = queue.create(queue.newTask("no one's").build());
+
+        assertThatThrownBy(() -> queue.move(bobs.id(), "alice", "carol", "mine now"))
+                .isInstanceOfSatisfying(TaskNotAssignedException.class, e -> {
+                    assertThat(e.currentAssignee()).contains("bob");
+                    assertThat(e.agent()).isEqualTo("alice");
+                })
+                .hasMessage("Task " + bobs.id() + " is not assigned to alice (currently assigned to: bob)");
+        assertThat(call("move_task", moveArguments(bobs.id(), "alice", "carol", "mine now")))
+                .isEqualTo(ToolResult.error(
+                        "Task " + bobs.id() + " is not assigned to alice (currently assigned to: bob)"));
+        assertThat(call("move_task", moveArguments(unassigned.id(), "alice", "carol", "mine now")))
+                .isEqualTo(ToolResult.error(
+                        "Task " + unassigned.id() + " is not assigned to alice (currently assigned to: no one)"));
+        assertThat(store.findTask(bobs.id())).contains(bobs);
+        assertThat(store.findTask(unassigned.id())).contains(unassigned);
+    }
+
+    @Test
+    void moveOfACompleteTaskIsRefused() {
+        Task succeeded = create("alice", 0, "done");
+        succeeded = queue.update(
+                TaskUpdate.of(succeeded.id()).status(TaskStatus.SUCCESS).build());
+        Task failed = create("alice", 0, "given up");
+        failed = queue.update(
+                TaskUpdate.of(failed.id()).status(TaskStatus.FAILED).build());
+        long succeededId = succeeded.id();
+
+        assertThatThrownBy(() -> queue.move(succeededId, "alice", "bob", "again"))
+                .isInstanceOfSatisfying(
+                        TaskCompleteException.class, e -> assertThat(e.status()).isEqualTo(TaskStatus.SUCCESS))
+                .hasMessage("Task " + succeededId + " is complete and cannot be transferred");
+        assertThat(call("move_task", moveArguments(failed.id(), "alice", "bob", "again")))
+                .isEqualTo(ToolResult.error("Task " + failed.id() + " is complete and cannot be transferred"));
+        assertThat(store.findTask(succeededId)).contains(succeeded);
+        assertThat(store.findTask(failed.id())).contains(failed);
+    }
+
+    @Test
+    void moveOfAnArchivedTaskIsRefused() {
+        Task task = create("alice", 0, "shelved");
+        Task archived = queue.archive(task.id());
+
+        assertThatThrownBy(() -> queue.move(task.id(), "alice", "bob", "revive it"))
+                .isInstanceOf(TaskArchivedException.class)
+                .hasMessage("Task " + task.id() + " is archived and cannot be transferred");
+        assertThat(call("move_task", moveArguments(task.id(), "alice", "bob", "revive it")))
+                .isEqualTo(ToolResult.error("Task " + task.id() + " is archived and cannot be transferred"));
+        assertThat(store.findTask(task.id())).contains(archived);
+    }
+
+    @Test
+    void moveRollsBackEverythingWhenTheUnitOfWorkFails() {
+        Task task = create("alice", 0, "stays with alice");
+        events.clear();
+        for (FailingStore.Fault fault : List.of(FailingStore.Fault.AFTER_UPDATE, FailingStore.Fault.AFTER_COMMENT)) {
+            TaskQueue failing = TaskQueue.builder(new FailingStore(store, fault))
+                    .listener(events::add)
+                    .build();
+
+            assertThatThrownBy(() -> failing.move(task.id(), "alice", "bob", "hand over"))
+                    .isInstanceOf(TaskStoreException.class)
+                    .hasMessageContaining("injected failure");
+
+            assertThat(store.findTask(task.id())).contains(task);
+        }
+        assertThat(events).isEmpty();
+        assertThat(queue.move(task.id(), "alice", "bob", "hand over").comments())
+                .hasSize(1);
+    }
+
+    @Test
+    void moveReadsAndChecksTheTaskAgainWhenItChangedBetweenTheReadAndTheWrite() {
+        Task task = create("alice", 0, "raced once");
+        FailingStore racing = new FailingStore(store, FailingStore.Fault.STALE_ONCE);
+        TaskQueue queueThatLosesOneRace = TaskQueue.builder(racing).build();
+
+        Task moved = queueThatLosesOneRace.move(task.id(), "alice", "bob", "after one retry");
+
+        assertThat(racing.staleUpdates()).isEqualTo(1);
+        assertThat(moved.assignee()).isEqualTo("bob");
+        assertThat(moved.comments()).extracting(c -> c.text()).containsExactly("after one retry");
+    }
+
+    @Test
+    void aMoveThatKeepsLosingTheRaceGivesUpWithoutWritingAndTheToolSaysToRetry() {
+        Task task = create("alice", 0, "always raced");
+        FailingStore racing = new FailingStore(store, FailingStore.Fault.STALE_ALWAYS);
+        TaskQueue queueThatAlwaysLoses = TaskQueue.builder(racing).build();
+
+        assertThatThrownBy(() -> queueThatAlwaysLoses.move(task.id(), "alice", "bob", "never lands"))
+                .isInstanceOf(StaleTaskException.class);
+        ToolResult result = queueThatAlwaysLoses
+                .tools()
+                .call(new ToolCall("call-stale", "move_task", moveArguments(task.id(), "alice", "bob", "never")));
+
+        // Each call retried, and gave up after a bounded number of attempts (it returned).
+        assertThat(racing.staleUpdates()).isGreaterThan(2);
+        assertThat(result.isError()).isTrue();
+        assertThat(result.text())
+                .startsWith("Task " + task.id() + " changed concurrently")
+                .endsWith("and retry");
+        assertThat(store.findTask(task.id())).contains(task);
+    }
+
+    @Test
+    void everyOperationKeepsNoStateAcrossAStoreRetry() {
+        FailingStore rerunning = new FailingStore(store, FailingStore.Fault.RERUN);
+        TaskQueue retried = TaskQueue.builder(rerunning).listener(events::add).build();
+
+        Task task =
+                retried.create(retried.newTask("once only").assignee("alice").build());
+        Task claimed = retried.signup("alice").orElseThrow();
+        retried.comment(task.id(), "alice", "one comment");
+        Task moved = retried.move(task.id(), "alice", "bob", "one hand-over");
+
+        assertThat(rerunning.reruns()).isEqualTo(4);
+        assertThat(claimed.id()).isEqualTo(task.id());
+        assertThat(store.listTasks(queue.sessionId())).hasSize(1);
+        assertThat(moved.comments()).extracting(c -> c.text()).containsExactly("one comment", "one hand-over");
+        assertThat(events)
+                .extracting(event -> event.getClass().getSimpleName())
+                .containsExactly("Created", "Claimed", "Commented", "Moved");
+    }
+
+    @Test
+    void moveTellsListenersAfterTheMoveCommitted() {
+        Task task = create("alice", 0, "moved");
+        events.clear();
+
+        Task moved = queue.move(task.id(), "alice", "bob", "yours");
+
+        assertThat(events).containsExactly(new TaskEvent.Moved(moved, "alice", "bob", "yours"));
+    }
+
+    // ------------------------------------------------------------- workflows
+
+    @Test
+    void aFullHandoffThroughTheTools() {
+        ToolResult created = call(
+                "create_task",
+                "{\"description\":\"Ship the invoice export\",\"priority\":5,\"assignee\":\"alice\","
+                        + "\"created_by\":\"carol\",\"steps\":\"- [ ] write the query\\n- [ ] add the button\"}");
+        long id = idIn(created.text(), "^Task #(\\d+) created$");
+
+        ToolResult claimed = call("signup_for_task", "{\"agent_name\":\"alice\"}");
+        assertThat(claimed.text()).startsWith("Task #" + id + " claimed and set to working status\n");
+        call("add_link", "{\"task_id\":" + id + ",\"url\":\"https://example.com/pr/7\",\"author\":\"alice\"}");
+        ToolResult moved =
+                call("move_task", moveArguments(id, "alice", "bob", "Query done (PR linked); the button is left."));
+        assertThat(moved.text()).startsWith("Task #" + id + " transferred from alice to bob\n");
+
+        ToolResult bobsClaim = call("signup_for_task", "{\"agent_name\":\"bob\"}");
+        assertThat(bobsClaim.text())
+                .isEqualTo("Task #" + id + " claimed and set to working status\n{\"id\":" + id
+                        + ",\"status\":\"running\",\"priority\":5,\"assignee\":\"bob\","
+                        + "\"previous_assignee\":\"alice\",\"created_by\":\"carol\","
+                        + "\"description\":\"Ship the invoice export\","
+                        + "\"steps\":\"- [ ] write the query\\n- [ ] add the button\","
+                        + "\"comments\":[\"alice: Query done (PR linked); the button is left.\"],"
+                        + "\"links\":[\"https://example.com/pr/7 by alice\"]}");
+        assertThat(call("update_task", "{\"task_id\":" + id + ",\"status\":\"success\"}"))
+                .isEqualTo(ToolResult.ok("Task #" + id + " updated"));
+        assertThat(call("move_task", moveArguments(id, "bob", "carol", "please check")))
+                .isEqualTo(ToolResult.error("Task " + id + " is complete and cannot be transferred"));
+        assertThat(call("signup_for_task", "{\"agent_name\":\"bob\"}"))
+                .isEqualTo(ToolResult.ok("No idle task is available for bob"));
+    }
+
+    @Test
+    void severalAgentsCompetingForOneQueueThroughTheToolsEachGetDifferentTasks() {
+        int taskCount = 60;
+        Set<Long> created = createMany("reviewers", taskCount);
+
+        List<List<Long>> claimedByWorker = runConcurrently(6, worker -> () -> {
+            List<Long> mine = new ArrayList<>();
+            while (true) {
+                ToolResult result = call("signup_for_task", "{\"agent_name\":\"reviewers\"}");
+                assertThat(result.isError()).isFalse();
+                Matcher matcher = CLAIMED.matcher(result.text());
+                if (!matcher.find()) {
+                    assertThat(result.text()).isEqualTo("No idle task is available for reviewers");
+                    return mine;
+                }
+                mine.add(Long.parseLong(matcher.group(1)));
+            }
+        });
+
+        List<Long> all = claimedByWorker.stream().flatMap(List::stream).toList();
+        assertThat(all).hasSize(taskCount).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(all)).isEqualTo(created);
+    }
+
+    @Test
+    void aChainFromAToBToCKeepsEveryCommentInOrder() {
+        Task task = create("a", 1, "Translate the manual");
+
+        queue.signup("a");
+        queue.move(task.id(), "a", "b", "Chapters 1-3 done.");
+        assertThat(queue.signup("b")).map(Task::id).contains(task.id());
+        queue.move(task.id(), "b", "c", "Chapters 4-6 done.");
+        Task atC = queue.signup("c").orElseThrow();
+
+        assertThat(atC.assignee()).isEqualTo("c");
+        assertThat(atC.previousAssignee()).isEqualTo("b");
+        assertThat(atC.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(atC.comments())
+                .extracting(c -> c.author() + ": " + c.text())
+                .containsExactly("a: Chapters 1-3 done.", "b: Chapters 4-6 done.");
+        assertThat(queue.queue("a")).isEmpty();
+        assertThat(queue.queue("b")).isEmpty();
+        assertThat(queue.queue("c")).extracting(Task::id).containsExactly(task.id());
+        assertThatThrownBy(() -> queue.move(task.id(), "a", "b", "it is mine"))
+                .isInstanceOf(TaskNotAssignedException.class)
+                .hasMessageEndingWith("(currently assigned to: c)");
+    }
+
+    // ----------------------------------------------------------- concurrency
+
+    @RepeatedTest(5)
+    void sixteenWorkersOnOneAgentClaimEachOfAThousandTasksExactlyOnce() {
+        int taskCount = 1000;
+        Set<Long> created = createMany("crowd", taskCount);
+
+        List<List<Long>> claimedByWorker = runConcurrently(16, worker -> () -> {
+            List<Long> mine = new ArrayList<>();
+            for (Optional<Task> next = queue.signup("crowd"); next.isPresent(); next = queue.signup("crowd")) {
+                assertThat(next.get().status()).isEqualTo(TaskStatus.RUNNING);
+                assertThat(next.get().assignee()).isEqualTo("crowd");
+                mine.add(next.get().id());
+            }
+            return mine;
+        });
+
+        List<Long> all = claimedByWorker.stream().flatMap(List::stream).toList();
+        assertThat(all).hasSize(taskCount).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(all)).isEqualTo(created);
+        // Every worker stopped only on an empty signup, so none may have quit while a task was idle.
+        assertThat(queue.queue("crowd")).hasSize(taskCount).allSatisfy(task -> assertThat(task.status())
+                .isEqualTo(TaskStatus.RUNNING));
+        assertThat(events).filteredOn(TaskEvent.Claimed.class::isInstance).hasSize(taskCount);
+    }
+
+    @Test
+    void sixteenAgentsEachGetOnlyTheirOwnTasksInPriorityOrder() {
+        int agents = 16;
+        int tasksPerAgent = 25;
+        Random random = new Random(20260101L);
+        Map<String, List<Task>> createdByAgent = new HashMap<>();
+        store.inTransaction(transaction -> {
+            createdByAgent.clear(); // the store may run this unit of work again (TS-1.7)
+            for (int index = 0; index < agents * tasksPerAgent; index++) {
+                String agent = "agent-" + (index % agents);
+                clock.advance(Duration.ofSeconds(random.nextInt(3) - 1));
+                Task task = transaction.appendTask(NewTask.builder(queue.sessionId(), "task " + index)
+                        .priority(random.nextInt(5))
+                        .assignee(agent)
+                        .build());
+                createdByAgent.computeIfAbsent(agent, key -> new ArrayList<>()).add(task);
+            }
+            return null;
+        });
+
+        List<List<Long>> claimedByAgent = runConcurrently(agents, agent -> () -> {
+            List<Long> mine = new ArrayList<>();
+            for (Optional<Task> next = queue.signup("agent-" + agent);
+                    next.isPresent();
+                    next = queue.signup("agent-" + agent)) {
+                assertThat(next.get().assignee()).isEqualTo("agent-" + agent);
+                mine.add(next.get().id());
+            }
+            return mine;
+        });
+
+        for (int agent = 0; agent < agents; agent++) {
+            List<Long> expected = createdByAgent.get("agent-" + agent).stream()
+                    .sorted(Comparator.comparingInt(Task::priority)
+                            .reversed()
+                            .thenComparing(Task::createdAt)
+                            .thenComparingLong(Task::id))
+                    .map(Task::id)
+                    .toList();
+            assertThat(claimedByAgent.get(agent)).as("agent-" + agent).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void twoSimultaneousMovesOfOneTaskLetExactlyOneWinAndWriteOneComment() {
+        for (int round = 0; round < 20; round++) {
+            Task task = create("alice", 0, "contested " + round);
+            List<String> outcomes = runConcurrently(2, mover -> () -> {
+                String target = mover == 0 ? "bob" : "carol";
+                try {
+                    queue.move(task.id(), "alice", target, "to " + target);
+                    return target;
+                } catch (TaskNotAssignedException e) {
+                    assertThat(e.currentAssignee()).contains(mover == 0 ? "carol" : "bob");
+                    return "refused";
+                }
+            });
+
+            assertThat(outcomes).as("round %d", round).containsOnlyOnce("refused");
+            String winner = outcomes.get(0).equals("refused") ? outcomes.get(1) : outcomes.get(0);
+            Task after = store.findTask(task.id()).orElseThrow();
+            assertThat(after.assignee()).isEqualTo(winner);
+            assertThat(after.previousAssignee()).isEqualTo("alice");
+            assertThat(after.comments())
+                    .extracting(c -> c.author() + ": " + c.text())
+                    .containsExactly("alice: to " + winner);
+        }
+    }
+
+    @Test
+    void aSignupRacingAMoveNeverLosesTheTaskOrItsComment() {
+        for (int round = 0; round < 20; round++) {
+            Task task = create("alice", 0, "raced " + round);
+            List<Optional<Task>> outcomes = runConcurrently(
+                    2,
+                    racer -> () -> racer == 0
+                            ? queue.signup("alice")
+                            : Optional.of(queue.move(task.id(), "alice", "bob", "bob takes it")));
+
+            Optional<Task> signedUp = outcomes.get(0);
+            signedUp.ifPresent(claimed -> assertThat(claimed.id()).isEqualTo(task.id()));
+            Task after = store.findTask(task.id()).orElseThrow();
+            assertThat(after.assignee()).isEqualTo("bob");
+            assertThat(after.previousAssignee()).isEqualTo("alice");
+            assertThat(after.status()).isEqualTo(TaskStatus.PENDING);
+            assertThat(after.comments()).extracting(c -> c.text()).containsExactly("bob takes it");
+            assertThat(queue.signup("bob")).map(Task::id).contains(task.id());
+        }
+    }
+
+    // ----------------------------------------------------------------- tools
+
+    @Test
+    void theToolboxOffersTheNineQueueTools() {
+        assertThat(tools.names())
+                .containsExactly(
+                        "signup_for_task",
+                        "move_task",
+                        "create_task",
+                        "get_task",
+                        "update_task",
+                        "get_my_queue",
+                        "add_comment",
+                        "add_link",
+                        "archive_task");
+        assertThat(tools.definitions())
+                .allSatisfy(definition -> assertThat(definition.description()).isNotBlank());
+    }
+
+    @Test
+    void createTaskToolCreatesAnIdleTaskInTheAgentsQueue() {
+        ToolResult result = call(
+                "create_task",
+                "{\"description\":\"Rotate the API keys\",\"priority\":7,\"assignee\":\"alice\",\"created_by\":\"carol\"}");
+
+        long id = idIn(result.text(), "^Task #(\\d+) created$");
+        assertThat(result.isError()).isFalse();
+        Task task = store.findTask(id).orElseThrow();
+        assertThat(task.sessionId()).isEqualTo(TaskQueue.DEFAULT_SESSION_ID);
+        assertThat(task.description()).isEqualTo("Rotate the API keys");
+        assertThat(task.priority()).isEqualTo(7);
+        assertThat(task.assignee()).isEqualTo("alice");
+        assertThat(task.createdBy()).isEqualTo("carol");
+        assertThat(task.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(events).containsExactly(new TaskEvent.Created(task));
+    }
+
+    @Test
+    void getTaskToolShowsTheTaskWithCommentsAndLinksLeavingOutEmptyFields() {
+        Task task = queue.create(queue.newTask("Fix \"quotes\" and ünïcode 🚀")
+                .priority(2)
+                .assignee("alice")
+                .createdBy("carol")
+                .build());
+        queue.comment(task.id(), "carol", "First.");
+        queue.comment(task.id(), "alice", "Second,\nwith a new line.");
+        queue.link(task.id(), "https://example.com/a", "design doc", "carol");
+
+        assertThat(call("get_task", "{\"task_id\":" + task.id() + "}"))
+                .isEqualTo(ToolResult.ok("{\"id\":" + task.id()
+                        + ",\"status\":\"pending\",\"priority\":2,\"assignee\":\"alice\",\"created_by\":\"carol\","
+                        + "\"description\":\"Fix \\\"quotes\\\" and ünïcode 🚀\","
+                        + "\"comments\":[\"carol: First.\",\"alice: Second,\\nwith a new line.\"],"
+                        + "\"links\":[\"[design doc](https://example.com/a) by carol\"]}"));
+        assertThat(call("get_task", "{\"task_id\":999999}")).isEqualTo(ToolResult.error("Task 999999 not found"));
+    }
+
+    @Test
+    void updateTaskToolChangesOnlyWhatItIsSentAndRecordsThePreviousAssignee() {
+        Task task = create("alice", 1, "Old words");
+
+        ToolResult result = call(
+                "update_task",
+                "{\"task_id\":" + task.id()
+                        + ",\"status\":\"running\",\"assignee\":\"bob\",\"priority\":4,\"description\":\"New words\"}");
+
+        assertThat(result).isEqualTo(ToolResult.ok("Task #" + task.id() + " updated"));
+        Task after = store.findTask(task.id()).orElseThrow();
+        assertThat(after.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(after.assignee()).isEqualTo("bob");
+        assertThat(after.previousAssignee()).isEqualTo("alice");
+        assertThat(after.priority()).isEqualTo(4);
+        assertThat(after.description()).isEqualTo("New words");
+        assertThat(after.comments()).isEmpty();
+        assertThat(call("update_task", "{\"task_id\":999999,\"priority\":1}"))
+                .isEqualTo(ToolResult.error("Task 999999 not found"));
+    }
+
+    @Test
+    void getMyQueueToolListsTheAgentsTasksInClaimOrder() {
+        Task low = create("alice", 1, "Low priority");
+        Task high = create("alice", 5, "High priority,\nsecond line");
+        Task running = create("alice", 3, "Being worked on");
+        queue.update(TaskUpdate.of(running.id()).status(TaskStatus.RUNNING).build());
+        Task archived = create("alice", 9, "Archived");
+        queue.archive(archived.id());
+        create("bob", 9, "Bob's");
+        Task longOne = create("alice", 0, "x".repeat(500));
+
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\"}"))
+                .isEqualTo(ToolResult.ok("Tasks of alice:\n"
+                        + "#" + high.id() + " pending p5: High priority, second line\n"
+                        + "#" + running.id() + " running p3: Being worked on\n"
+                        + "#" + low.id() + " pending p1: Low priority\n"
+                        + "#" + longOne.id() + " pending p0: " + "x".repeat(119) + "…"));
+        assertThat(call("get_my_queue", "{\"agent_name\":\"dave\"}")).isEqualTo(ToolResult.ok("No tasks for dave"));
+    }
+
+    @Test
+    void addCommentAndAddLinkToolsAppendToTheTask() {
+        Task task = create("alice", 0, "Document the API");
+
+        assertThat(call(
+                        "add_comment",
+                        "{\"task_id\":" + task.id() + ",\"author\":\"bob\",\"comment\":\"Use the new template.\"}"))
+                .isEqualTo(ToolResult.ok("Comment added to task #" + task.id()));
+        assertThat(
+                        call(
+                                "add_link",
+                                "{\"task_id\":" + task.id()
+                                        + ",\"url\":\"https://example.com/t\",\"description\":\"template\",\"author\":\"bob\"}"))
+                .isEqualTo(ToolResult.ok("Link added to task #" + task.id()));
+
+        Task after = store.findTask(task.id()).orElseThrow();
+        assertThat(after.comments())
+                .extracting(c -> c.author() + ": " + c.text())
+                .containsExactly("bob: Use the new template.");
+        assertThat(after.links())
+                .extracting(l -> l.url() + " " + l.description() + " " + l.author())
+                .containsExactly("https://example.com/t template bob");
+        assertThat(events)
+                .filteredOn(TaskEvent.Commented.class::isInstance)
+                .singleElement()
+                .satisfies(event -> assertThat(
+                                ((TaskEvent.Commented) event).comment().text())
+                        .isEqualTo("Use the new template."));
+        assertThat(call("add_comment", "{\"task_id\":999999,\"author\":\"bob\",\"comment\":\"hello\"}"))
+                .isEqualTo(ToolResult.error("Task 999999 not found"));
+        assertThat(call("add_link", "{\"task_id\":999999,\"url\":\"https://example.com\",\"author\":\"bob\"}"))
+                .isEqualTo(ToolResult.error("Task 999999 not found"));
+    }
+
+    @Test
+    void archiveTaskToolTakesTheTaskOutOfEveryQueue() {
+        Task task = create("alice", 0, "Old idea");
+
+        assertThat(call("archive_task", "{\"task_id\":" + task.id() + "}"))
+                .isEqualTo(ToolResult.ok("Task #" + task.id() + " archived"));
+        assertThat(call("archive_task", "{\"task_id\":" + task.id() + "}"))
+                .isEqualTo(ToolResult.ok("Task #" + task.id() + " archived"));
+
+        Task after = store.findTask(task.id()).orElseThrow();
+        assertThat(after.archived()).isTrue();
+        assertThat(after.version()).isEqualTo(task.version() + 1);
+        assertThat(queue.queue("alice")).isEmpty();
+        assertThat(queue.signup("alice")).isEmpty();
+        assertThat(call("get_task", "{\"task_id\":" + task.id() + "}").text()).endsWith(",\"archived\":true}");
+        assertThat(call("archive_task", "{\"task_id\":999999}")).isEqualTo(ToolResult.error("Task 999999 not found"));
+    }
+
+    // ------------------------------------------------------------- bad input
+
+    @Test
+    void badInputToTheJavaApiIsRefusedAndWritesNothing() {
+        Task task = create("alice", 0, "untouched");
+        events.clear();
+        String overLimit = "x".repeat(Task.MAX_TEXT_LENGTH + 1);
+
+        assertThatThrownBy(() -> queue.signup(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent must not be blank");
+        assertThatThrownBy(() -> queue.signup(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> queue.move(task.id(), "alice", "alice", "to myself"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("toAgent is the same as fromAgent ('alice'); a task can only be moved to another agent");
+        assertThatThrownBy(() -> queue.move(task.id(), "alice", "", "c"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("toAgent must not be blank");
+        assertThatThrownBy(() -> queue.move(task.id(), "  ", "bob", "c"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("fromAgent must not be blank");
+        assertThatThrownBy(() -> queue.move(task.id(), "alice", "bob", " \n"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("comment must not be blank");
+        assertThatThrownBy(() -> queue.move(task.id(), "alice", "bob", overLimit))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "comment is " + overLimit.length() + " characters long; the limit is " + Task.MAX_TEXT_LENGTH);
+        assertThatThrownBy(() -> queue.move(0, "alice", "bob", "c"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("taskId must be positive, was 0");
+        assertThatThrownBy(() -> queue.move(task.id(), "alice", "b".repeat(Task.MAX_ID_LENGTH + 1), "c"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("toAgent is 256 characters long");
+        assertThatThrownBy(() -> queue.comment(task.id(), "bob", overLimit))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.comment(999999, "bob", "hello")).isInstanceOf(TaskNotFoundException.class);
+        assertThatThrownBy(() -> queue.link(999999, "https://example.com", "", "bob"))
+                .isInstanceOf(TaskNotFoundException.class);
+        assertThatThrownBy(() -> queue.archive(999999)).isInstanceOf(TaskNotFoundException.class);
+        assertThatThrownBy(() -> queue.update(TaskUpdate.of(999999).priority(1).build()))
+                .isInstanceOf(TaskNotFoundException.class);
+        assertThat(queue.get(999999)).isEmpty();
+        assertThatThrownBy(() -> TaskQueue.builder(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> TaskQueue.builder(store).sessionId(" ")).isInstanceOf(IllegalArgumentException.class);
+
+        assertThat(store.findTask(task.id())).contains(task);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void badInputToTheToolsIsASoftErrorThatSaysWhatToFixAndWritesNothing() {
+        Task task = create("alice", 0, "untouched");
+        events.clear();
+        String overLimit = "x".repeat(Task.MAX_TEXT_LENGTH + 1);
+
+        assertThat(call("signup_for_task", "{\"agent_name\":\"  \"}"))
+                .isEqualTo(ToolResult.error("agent_name must not be blank; send an agent name."));
+        assertThat(call("signup_for_task", "{}"))
+                .isEqualTo(ToolResult.error("Missing required argument 'agent_name' (a string)."));
+        assertThat(call("move_task", moveArguments(task.id(), "alice", "alice", "to myself")))
+                .isEqualTo(ToolResult.error("new_agent is the same as current_agent (alice);"
+                        + " name the agent who should take the task over."));
+        assertThat(call("move_task", moveArguments(task.id(), "alice", "", "hand over")))
+                .isEqualTo(ToolResult.error("new_agent must not be blank; send an agent name."));
+        assertThat(call("move_task", moveArguments(task.id(), "alice", "bob", "   ")))
+                .isEqualTo(ToolResult.error("comment must not be blank."));
+        assertThat(call("move_task", moveArguments(task.id(), "alice", "bob", overLimit)))
+                .isEqualTo(ToolResult.error("comment is " + overLimit.length() + " characters long; the limit is "
+                        + Task.MAX_TEXT_LENGTH + ". Shorten it."));
+        assertThat(call("move_task", moveArguments(0, "alice", "bob", "hand over")))
+                .isEqualTo(ToolResult.error("task_id must be a positive task id, not 0; use an id from get_my_queue."));
+        assertThat(call("move_task", "{\"task_id\":\"seven\",\"current_agent\":\"alice\"}")
+                        .isError())
+                .isTrue();
+        assertThat(call("update_task", "{\"task_id\":" + task.id() + "}"))
+                .isEqualTo(ToolResult.error(
+                        "Nothing to update: send at least one of status, assignee, priority, description."));
+        assertThat(call("update_task", "{\"task_id\":" + task.id() + ",\"status\":\"done\"}"))
+                .isEqualTo(ToolResult.error("status 'done' is unknown; use one of pending, running, success, failed."));
+        assertThat(call("update_task", "{\"task_id\":" + task.id() + ",\"assignee\":\"\"}")
+                        .isError())
+                .isTrue();
+        assertThat(call("create_task", "{\"description\":\" \"}"))
+                .isEqualTo(ToolResult.error("description must not be blank."));
+        assertThat(call("add_comment", "{\"task_id\":" + task.id() + ",\"author\":\"bob\",\"comment\":\"\"}"))
+                .isEqualTo(ToolResult.error("comment must not be blank."));
+        assertThat(call("add_link", "{\"task_id\":" + task.id() + ",\"url\":\" \",\"author\":\"bob\"}"))
+                .isEqualTo(ToolResult.error("url must not be blank."));
+        assertThat(call("get_my_queue", "{\"agent_name\":\"" + "a".repeat(Task.MAX_ID_LENGTH + 1) + "\"}"))
+                .isEqualTo(ToolResult.error(
+                        "agent_name is 256 characters long; the limit is " + Task.MAX_ID_LENGTH + ". Shorten it."));
+
+        assertThat(store.findTask(task.id())).contains(task);
+        assertThat(store.listTasks(queue.sessionId())).containsExactly(task);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aHundredKilobyteCommentIsKeptVerbatim() {
+        Task task = create("alice", 0, "big hand-over");
+        String comment = "Résumé 🚀 'quotes' \"double\" \\ ; DROP TABLE tasks; --\n".repeat(2000);
+        assertThat(comment.length()).isGreaterThan(100_000);
+
+        queue.move(task.id(), "alice", "bob", comment);
+
+        assertThat(store.findTask(task.id()).orElseThrow().comments())
+                .singleElement()
+                .satisfies(c -> assertThat(c.text()).isEqualTo(comment));
+    }
+
+    // --------------------------------------------------------------- helpers
+
+    private Task create(String assignee, int priority, String description) {
+        return queue.create(
+                queue.newTask(description).priority(priority).assignee(assignee).build());
+    }
+
+    /** Creates many tasks for one agent in one transaction, with a few priorities, and returns their ids. */
+    private Set<Long> createMany(String assignee, int count) {
+        return store.inTransaction(transaction -> {
+            Set<Long> ids = new HashSet<>();
+            for (int index = 0; index < count; index++) {
+                ids.add(transaction
+                        .appendTask(NewTask.builder(queue.sessionId(), "task " + index)
+                                .priority(index % 7)
+                                .assignee(assignee)
+                                .build())
+                        .id());
+            }
+            return ids;
+        });
+    }
+
+    private List<Long> claimAll(String agent) {
+        List<Long> ids = new ArrayList<>();
+        for (Optional<Task> next = queue.signup(agent); next.isPresent(); next = queue.signup(agent)) {
+            ids.add(next.get().id());
+        }
+        return ids;
+    }
+
+    private ToolResult call(String tool, String argumentsJson) {
+        return tools.call(new ToolCall("call-" + callIds.incrementAndGet(), tool, argumentsJson));
+    }
+
+    private static String moveArguments(long taskId, String from, String to, String comment) {
+        return "{\"task_id\":" + taskId + ",\"current_agent\":" + quote(from) + ",\"new_agent\":" + quote(to)
+                + ",\"comment\":" + quote(comment) + "}";
+    }
+
+    /** Writes a string as a JSON string literal. */
+    private static String quote(String text) {
+        StringBuilder json = new StringBuilder(text.length() + 2).append('"');
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\n' -> json.append("\\n");
+                default -> {
+                    if (c < 0x20) {
+                        json.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        json.append(c);
+                    }
+                }
+            }
+        }
+        return json.append('"').toString();
+    }
+
+    private static long idIn(String text, String regex) {
+        Matcher matcher = Pattern.compile(regex).matcher(text);
+        assertThat(matcher.find()).as("'%s' matches %s", text, regex).isTrue();
+        return Long.parseLong(matcher.group(1));
+    }
+
+    /**
+     * Runs {@code threads} bodies on their own threads, released together by a barrier, and returns
+     * their results in thread order; fails the test on any exception or when the deadline passes.
+     */
+    private static <T> List<T> runConcurrently(int threads, IntFunction<Callable<T>> bodies) {
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService executor = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<T>> futures = new ArrayList<>();
+            for (int index = 0; index < threads; index++) {
+                Callable<T> body = bodies.apply(index);
+                futures.add(executor.submit(() -> {
+                    start.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+                    return body.call();
+                }));
+            }
+            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            }
+            return results;
+        } catch (Exception e) {
+            throw new AssertionError("A concurrent worker failed or missed the deadline: " + e, e);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+}
