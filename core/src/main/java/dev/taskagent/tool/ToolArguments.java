@@ -1,7 +1,9 @@
 package dev.taskagent.tool;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.internal.Json;
 import java.util.ArrayList;
@@ -28,6 +30,10 @@ import java.util.Set;
 public final class ToolArguments {
     private static final ToolArguments EMPTY = new ToolArguments(Json.mapper().createObjectNode());
 
+    /** Refuses text after the first JSON value: models sometimes concatenate the arguments of two calls. */
+    private static final ObjectReader READER =
+            Json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     private final ObjectNode node;
 
     private ToolArguments(ObjectNode node) {
@@ -49,7 +55,7 @@ public final class ToolArguments {
         }
         JsonNode parsed;
         try {
-            parsed = Json.mapper().readTree(json);
+            parsed = READER.readTree(json);
         } catch (JsonProcessingException e) {
             throw new ToolArgumentException("The arguments are not valid JSON (" + e.getOriginalMessage()
                     + "). Send the arguments as one JSON object, for example {\"name\": \"value\"}.");

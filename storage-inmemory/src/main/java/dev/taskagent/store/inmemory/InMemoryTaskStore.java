@@ -12,6 +12,7 @@ import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.task.TextLimits;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -251,7 +252,7 @@ public final class InMemoryTaskStore implements TaskStore {
         public Task addLink(long taskId, String url, String description, String author) {
             checkUsable();
             StoreArguments.text(url, "url");
-            Objects.requireNonNull(description, "description");
+            TextLimits.check(description, "description");
             StoreArguments.name(author, "author");
             Task current = existing(taskId);
             Link link = new Link(url, description, author, clock.instant());

@@ -1,0 +1,75 @@
+package dev.taskagent.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class NewTaskTest {
+
+    @Test
+    void plainTaskHasNoPriorityAssigneeCreatorOrSteps() {
+        NewTask task = NewTask.of("session", "Book a table");
+
+        assertThat(task).isEqualTo(new NewTask("session", "Book a table", 0, null, null, null));
+    }
+
+    @Test
+    void builderSetsEveryValue() {
+        NewTask task = NewTask.builder("session", "Book a table")
+                .priority(-4)
+                .assignee("bob")
+                .createdBy("alice")
+                .steps("- [ ] call")
+                .build();
+
+        assertThat(task).isEqualTo(new NewTask("session", "Book a table", -4, "bob", "alice", "- [ ] call"));
+    }
+
+    @Test
+    void descriptionMustNotBeBlankNorOverTheLimit() {
+        assertThatThrownBy(() -> NewTask.of("session", " \n"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("description must not be blank");
+        assertThatThrownBy(() -> NewTask.of("session", "x".repeat(Task.MAX_TEXT_LENGTH + 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("description is 1048577 characters long; the limit is 1048576");
+        assertThat(NewTask.of("session", "x".repeat(Task.MAX_TEXT_LENGTH)).description())
+                .hasSize(Task.MAX_TEXT_LENGTH);
+    }
+
+    @Test
+    void sessionIdMustNotBeNullBlankNorTooLong() {
+        assertThatThrownBy(() -> NewTask.builder(null, "d"))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("sessionId");
+        assertThatThrownBy(() -> NewTask.of("", "d"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionId must not be blank");
+        assertThatThrownBy(() -> NewTask.of("s".repeat(256), "d"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionId is 256 characters long; the limit is 255");
+    }
+
+    @Test
+    void builderChecksNamesAtOnce() {
+        NewTask.Builder builder = NewTask.builder("session", "d");
+
+        assertThatThrownBy(() -> builder.assignee(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("assignee must not be blank");
+        assertThatThrownBy(() -> builder.createdBy("c".repeat(256)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("createdBy is 256 characters long; the limit is 255");
+        assertThat(builder.assignee(null).createdBy(null).build().assignee()).isNull();
+    }
+
+    @Test
+    void stepsOverTheLimitAreRefused() {
+        NewTask.Builder builder = NewTask.builder("session", "d").steps("x".repeat(Task.MAX_TEXT_LENGTH + 1));
+
+        assertThatThrownBy(builder::build)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("steps is 1048577 characters long; the limit is 1048576");
+    }
+}

@@ -1,0 +1,181 @@
+package dev.taskagent.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class TaskUpdateTest {
+
+    @Test
+    void updateNeedsAPositiveTaskId() {
+        assertThatThrownBy(() -> TaskUpdate.of(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("taskId must be positive, was 0");
+    }
+
+    @Test
+    void updateThatSetsNoFieldIsRefused() {
+        assertThatThrownBy(() -> TaskUpdate.of(7).expectVersion(3).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("TaskUpdate for task 7 sets no field");
+    }
+
+    @Test
+    void updateRecordsTheFieldsItSets() {
+        TaskUpdate update = TaskUpdate.of(7).description("new").priority(2).build();
+
+        assertThat(update.taskId()).isEqualTo(7);
+        assertThat(update.fields()).containsExactlyInAnyOrder(TaskUpdate.Field.DESCRIPTION, TaskUpdate.Field.PRIORITY);
+        assertThat(update.changes(TaskUpdate.Field.DESCRIPTION)).isTrue();
+        assertThat(update.changes(TaskUpdate.Field.STATUS)).isFalse();
+        assertThat(update.expectedVersion()).isEmpty();
+        assertThatThrownBy(() -> update.fields().add(TaskUpdate.Field.STATUS))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(update.toString())
+                .contains("taskId=7")
+                .contains("DESCRIPTION")
+                .contains("PRIORITY");
+    }
+
+    @Test
+    void applyToChangesOnlyTheFieldsSet() {
+        Task task = TaskTest.minimal()
+                .id(7)
+                .assignee("alice")
+                .priority(1)
+                .userPreferences(List.of("old"))
+                .build();
+
+        Task applied = TaskUpdate.of(7)
+                .status(TaskStatus.SUCCESS)
+                .build()
+                .applyTo(task)
+                .build();
+
+        assertThat(applied)
+                .isEqualTo(task.toBuilder().status(TaskStatus.SUCCESS).build());
+    }
+
+    @Test
+    void applyToSetsEveryFieldButLeavesIdentityTimesAndVersion() {
+        Task task = TaskTest.minimal().id(7).assignee("alice").steps("- [ ] a").build();
+
+        Task applied = TaskUpdate.of(7)
+                .description("new description")
+                .status(TaskStatus.FAILED)
+                .priority(9)
+                .assignee(null)
+                .previousAssignee("alice")
+                .userPreference("merged preference")
+                .steps(null)
+                .currentStep(3)
+                .archived(true)
+                .build()
+                .applyTo(task)
+                .build();
+
+        assertThat(applied)
+                .isEqualTo(task.toBuilder()
+                        .description("new description")
+                        .status(TaskStatus.FAILED)
+                        .priority(9)
+                        .assignee(null)
+                        .previousAssignee("alice")
+                        .userPreferences(List.of("merged preference"))
+                        .steps(null)
+                        .currentStep(3)
+                        .archived(true)
+                        .build());
+        assertThat(applied.id()).isEqualTo(task.id());
+        assertThat(applied.version()).isEqualTo(task.version());
+        assertThat(applied.updatedAt()).isEqualTo(task.updatedAt());
+    }
+
+    @Test
+    void applyToAnotherTaskIsRefused() {
+        TaskUpdate update = TaskUpdate.of(7).priority(1).build();
+        Task other = TaskTest.minimal().id(8).build();
+
+        assertThatThrownBy(() -> update.applyTo(other))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("update is for task 7, not 8");
+    }
+
+    @Test
+    void expectedVersionIsOptionalAndNotNegative() {
+        assertThat(TaskUpdate.of(7).expectVersion(4).priority(1).build().expectedVersion())
+                .isEqualTo(OptionalLong.of(4));
+        assertThatThrownBy(() -> TaskUpdate.of(7).expectVersion(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("version must not be negative, was -1");
+    }
+
+    @Test
+    void userPreferenceReplacesTheWholeListWithOneEntry() {
+        TaskUpdate update =
+                TaskUpdate.of(7).userPreference("window seat, no meat").build();
+
+        assertThat(update.userPreferences()).containsExactly("window seat, no meat");
+        assertThatThrownBy(() -> TaskUpdate.of(7).userPreference(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("userPreference must not be blank");
+    }
+
+    @Test
+    void userPreferencesListIsCopiedAndChecked() {
+        List<String> preferences = new ArrayList<>(List.of("a", "b"));
+        TaskUpdate update = TaskUpdate.of(7).userPreferences(preferences).build();
+        preferences.add("c");
+
+        assertThat(update.userPreferences()).containsExactly("a", "b");
+        assertThatThrownBy(() -> TaskUpdate.of(7).userPreferences(List.of("x".repeat(Task.MAX_TEXT_LENGTH + 1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("userPreference is 1048577 characters long; the limit is 1048576");
+    }
+
+    @Test
+    void settersRefuseBadValuesAtOnce() {
+        TaskUpdate.Builder builder = TaskUpdate.of(7);
+
+        assertThatThrownBy(() -> builder.description(""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("description must not be blank");
+        assertThatThrownBy(() -> builder.description("x".repeat(Task.MAX_TEXT_LENGTH + 1)))
+                .hasMessage("description is 1048577 characters long; the limit is 1048576");
+        assertThatThrownBy(() -> builder.status(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("status");
+        assertThatThrownBy(() -> builder.assignee(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("assignee must not be blank");
+        assertThatThrownBy(() -> builder.previousAssignee("p".repeat(256)))
+                .hasMessage("previousAssignee is 256 characters long; the limit is 255");
+        assertThatThrownBy(() -> builder.currentStep(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("currentStep must not be negative, was -1");
+        assertThatThrownBy(() -> builder.steps("x".repeat(Task.MAX_TEXT_LENGTH + 1)))
+                .hasMessage("steps is 1048577 characters long; the limit is 1048576");
+        assertThatThrownBy(builder::build)
+                .as("no failed setter counts as a set field")
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void clearingSettersCountAsSetFields() {
+        TaskUpdate update = TaskUpdate.of(7)
+                .assignee(null)
+                .steps(null)
+                .previousAssignee(null)
+                .build();
+
+        assertThat(update.fields())
+                .containsExactlyInAnyOrder(
+                        TaskUpdate.Field.ASSIGNEE, TaskUpdate.Field.STEPS, TaskUpdate.Field.PREVIOUS_ASSIGNEE);
+        assertThat(update.assignee()).isNull();
+        assertThat(update.steps()).isNull();
+    }
+}

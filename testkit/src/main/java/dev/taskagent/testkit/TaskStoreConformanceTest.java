@@ -1,0 +1,2196 @@
+package dev.taskagent.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.taskagent.store.StaleTaskException;
+import dev.taskagent.store.TaskNotFoundException;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.store.TransactionWork;
+import dev.taskagent.task.Comment;
+import dev.taskagent.task.Link;
+import dev.taskagent.task.NewTask;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The conformance kit of the {@link TaskStore} SPI: one JUnit 5 test (or several) per numbered rule of
+ * the contract in {@link TaskStore}'s javadoc, named after the rule it checks ({@code
+ * ts31_insertAtShiftsLaterOrders} checks TS-3.1). A store that passes the kit can back every feature of
+ * taskagent: the extraction agent, step execution and the shared work queue.
+ *
+ * <h2>How to run it</h2>
+ *
+ * <p>Add {@code dev.taskagent:taskagent-testkit} and {@code org.junit.jupiter:junit-jupiter} as test
+ * dependencies and write a three-line subclass in your test sources:
+ *
+ * <pre>{@code
+ * class MyTaskStoreConformanceTest extends TaskStoreConformanceTest {
+ *     @Override
+ *     protected TaskStore createStore(Clock clock) {
+ *         return new MyTaskStore(myDataSource, clock);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Run it like any test ({@code ./mvnw test}); each failing test names the rule that the store
+ * breaks. The kit calls {@link #createStore(Clock)} before each test, before the subclass's own
+ * {@code @BeforeEach} methods, with a {@link MutableClock} that it controls (see {@link #clock()}), and
+ * closes the store after each test. The store must take every timestamp from that clock. The kit's
+ * clock moves in whole seconds, so a store may keep timestamps at millisecond or microsecond
+ * precision.
+ *
+ * <p>Every test works in sessions and with assignee names of its own (unique per test and per run), so
+ * {@code createStore} may hand out stores that share one database between tests, and between runs; it
+ * does not have to empty it.
+ *
+ * <h2>What it checks, and how</h2>
+ *
+ * <ul>
+ *   <li>Rules TS-1.1 to TS-8.1, through the {@link TaskTransaction} API only. TS-1.7 (a store may re-run
+ *       a unit of work after a transient conflict) is permissive: every unit of work of the kit is
+ *       re-runnable, it counts nothing inside a unit of work and records results after commit.
+ *   <li>Concurrency with real threads, released together by a barrier, asserting the invariant (each
+ *       task claimed exactly once, no append lost, orders contiguous, exactly one of two conflicting
+ *       updates wins), never timing. Every wait has a deadline of 60 s, after
+ *       which the test fails instead of hanging: a deadlocked store fails, it does not stall the build.
+ *   <li>Bad input (TS-8.1): the documented exception, and nothing written.
+ *   <li>Verbatim text (TS-5.4): quotes, SQL metacharacters, backslashes, new lines, emoji, a 100 KB
+ *       description and texts of exactly {@link Task#MAX_TEXT_LENGTH} characters. Ids and names are
+ *       compared exactly: sessions {@code "Alpha"}, {@code "alpha"} and {@code "alpha "} are three
+ *       sessions (on MySQL/MariaDB this needs a binary, no-pad collation).
+ *   <li>Storage failures (TS-1.6) when the subclass can inject one: override {@link
+ *       #storageFault(TaskStore)}; without it that one test is skipped.
+ * </ul>
+ *
+ * <p>The concurrency tests dominate the run time (16 threads claim 3 × 1000 tasks, for one): on a
+ * 2-core machine the kit takes about two seconds on the in-memory store. The kit's own tests run it
+ * against deliberately broken stores and check that each fails the tests of the rules it breaks.
+ *
+ * <p>Not thread-safe; JUnit creates one instance per test.
+ */
+@TestMethodOrder(MethodOrderer.MethodName.class)
+public abstract class TaskStoreConformanceTest {
+
+    /** How long any wait of the kit lasts at most, in seconds. */
+    private static final int DEADLINE_SECONDS = 60;
+
+    private static final Duration DEADLINE = Duration.ofSeconds(DEADLINE_SECONDS);
+
+    /**
+     * How long a hand-shake waits for the other thread to be seen blocked before it goes on regardless;
+     * going on early only weakens that one run of the test, it never fails it.
+     */
+    private static final Duration HANDSHAKE = Duration.ofSeconds(5);
+
+    /** The order in which claims pick tasks (TS-7.1). */
+    private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
+            .reversed()
+            .thenComparing(Task::createdAt)
+            .thenComparingLong(Task::id);
+
+    /** An id no store hands out: far beyond any sequence a test can reach. */
+    private static final long UNKNOWN_ID = Long.MAX_VALUE;
+
+    /** Texts that break stores which do not store strings verbatim. */
+    private static final List<String> AWKWARD_TEXTS = List.of(
+            "He said \"it's fine\" and left",
+            "'; DROP TABLE tasks; --",
+            "Robert'); DELETE FROM tasks WHERE ('1'='1",
+            "C:\\Users\\me\\new folder\\ and \\\\server\\share \\' \\\" \\n \\",
+            "first line\nsecond line\r\nthird line\ttabbed\n",
+            "  padded with spaces  ",
+            "100% of _wildcards_ [like] this*? and %s %n {0} ${name} {{template}}",
+            "Grüße aus Köln, ½ €, 日本語のテキスト, עברית, русский",
+            "emoji 🧪🚀, a family 👩‍👩‍👧‍👦 and a flag 🇩🇪",
+            "<b>html</b> &amp; <script>alert('x')</script>",
+            "NULL",
+            "null");
+
+    /** Ids that differ only in case, accents, trailing space or emoji: all distinct. */
+    private static final List<String> NEARLY_EQUAL_IDS =
+            List.of("Alpha", "alpha", "ALPHA", "alpha ", "alphá", "alpha 🧪", "alpha 🚀");
+
+    private static final String RUN_ID = UUID.randomUUID().toString().substring(0, 8);
+    private static final AtomicLong NAME_SEQUENCE = new AtomicLong();
+
+    private MutableClock clock;
+    private TaskStore store;
+
+    /**
+     * Creates the store under test, empty or not; called before each test.
+     *
+     * @param clock the clock the store must take every timestamp from; a {@link MutableClock} that the
+     *     kit moves
+     * @return a new store (or a new handle on a shared one); the kit closes it after the test
+     */
+    protected abstract TaskStore createStore(Clock clock);
+
+    /**
+     * Returns a switch that makes the store's storage fail, to check TS-1.6: for a JDBC store, for
+     * example, a {@code DataSource} wrapper whose connections throw {@code SQLException} while the fault
+     * is on. The default returns empty, and the TS-1.6 test is skipped.
+     *
+     * @param store the store under test, as {@link #createStore(Clock)} returned it
+     * @return the switch, or empty when the subclass cannot inject storage failures
+     */
+    protected Optional<StorageFault> storageFault(TaskStore store) {
+        return Optional.empty();
+    }
+
+    /**
+     * Returns the clock the store under test was given; tests move it.
+     *
+     * @return the clock
+     */
+    protected final MutableClock clock() {
+        return clock;
+    }
+
+    /**
+     * Returns the store under test, for subclasses that add tests of their own.
+     *
+     * @return the store
+     */
+    protected final TaskStore store() {
+        return store;
+    }
+
+    /** Turns a storage failure on and off (TS-1.6). Implementations are thread-safe. */
+    public interface StorageFault {
+        /** Makes every following use of the storage fail, until {@link #clear()}. */
+        void inject();
+
+        /** Makes the storage work again. */
+        void clear();
+    }
+
+    @BeforeEach
+    final void createStoreUnderTest() {
+        clock = MutableClock.standard();
+        store = Objects.requireNonNull(createStore(clock), "createStore(Clock) returned null");
+    }
+
+    @AfterEach
+    final void closeStoreUnderTest() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-1 Transactions
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts11_committedUnitOfWorkKeepsEveryWriteAndReturnsItsResult() {
+        String session = session("commit");
+        String result = store.inTransaction(tx -> {
+            Task first = tx.appendTask(NewTask.of(session, "first"));
+            tx.appendTask(NewTask.of(session, "second"));
+            tx.appendProgress(first.id(), "started");
+            tx.linkMessagesToPlanningSection(session, List.of("plan-1"));
+            return "the unit's result";
+        });
+
+        assertThat(result).isEqualTo("the unit's result");
+        List<Task> tasks = store.listTasks(session);
+        assertThat(descriptions(tasks)).containsExactly("first", "second");
+        assertThat(tasks.get(0).progresses()).containsExactly("started");
+        assertThat(planning(session)).containsExactly("plan-1");
+        Object nothing = store.inTransaction(tx -> null);
+        assertThat(nothing).isNull();
+    }
+
+    @Test
+    void ts12_exceptionRollsBackInserts() {
+        String session = session("rollback-insert");
+        String otherSession = session("rollback-insert-other");
+        Task kept = append(session, "kept");
+        List<Long> rolledBackIds = new ArrayList<>();
+        KitFailure failure = new KitFailure("the unit of work fails after inserting");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            rolledBackIds.clear();
+            rolledBackIds.add(tx.insertTask(NewTask.of(session, "inserted at the start"), 0)
+                    .id());
+            rolledBackIds.add(tx.appendTask(NewTask.of(session, "appended")).id());
+            rolledBackIds.add(tx.appendTask(NewTask.of(otherSession, "in another session"))
+                    .id());
+            throw failure;
+        }));
+
+        assertThat(thrown)
+                .as("TS-1.2: the exception reaches the caller unchanged")
+                .isSameAs(failure);
+        assertThat(store.listTasks(session)).containsExactly(kept);
+        assertThat(store.listTasks(otherSession)).isEmpty();
+        for (long id : rolledBackIds) {
+            assertThat(store.findTask(id)).as("rolled-back task %d", id).isEmpty();
+        }
+    }
+
+    @Test
+    void ts12_exceptionRollsBackUpdates() {
+        String session = session("rollback-update");
+        String agent = agent("rollback-update");
+        Task before = append(NewTask.builder(session, "unchanged")
+                .assignee(agent)
+                .priority(1)
+                .steps("- [ ] one")
+                .build());
+        clock.advance(Duration.ofSeconds(1));
+        KitFailure failure = new KitFailure("the unit of work fails after updating");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.updateTask(TaskUpdate.of(before.id())
+                    .description("changed")
+                    .status(TaskStatus.SUCCESS)
+                    .priority(9)
+                    .assignee(agent("someone-else"))
+                    .userPreference("changed preference")
+                    .steps(null)
+                    .currentStep(1)
+                    .build());
+            tx.updateTask(TaskUpdate.of(before.id()).archived(true).build());
+            throw failure;
+        }));
+
+        assertThat(thrown).isSameAs(failure);
+        assertThat(find(before.id())).isEqualTo(before);
+        assertThat(store.claimNext(agent))
+                .as("the rolled-back reassignment and archiving leave the task in its queue")
+                .map(Task::id)
+                .contains(before.id());
+    }
+
+    @Test
+    void ts12_exceptionRollsBackAppends() {
+        Task before = append(session("rollback-append"), "task");
+        clock.advance(Duration.ofSeconds(1));
+        KitFailure failure = new KitFailure("the unit of work fails after appending");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.appendProgress(before.id(), "progress");
+            tx.addComment(before.id(), "author", "comment");
+            tx.addLink(before.id(), "https://example.org", "link", "author");
+            throw failure;
+        }));
+
+        assertThat(thrown).isSameAs(failure);
+        assertThat(find(before.id())).isEqualTo(before);
+    }
+
+    @Test
+    void ts12_exceptionRollsBackMessageLinks() {
+        String session = session("rollback-links");
+        Task holder = append(session, "holds m1");
+        Task other = append(session, "holds nothing");
+        store.inTransaction(tx -> {
+            tx.linkMessages(holder.id(), List.of("m1"));
+            tx.linkMessagesToPlanningSection(session, List.of("p1"));
+            return null;
+        });
+        Task holderBefore = find(holder.id());
+        Task otherBefore = find(other.id());
+        KitFailure failure = new KitFailure("the unit of work fails after linking");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.linkMessages(other.id(), List.of("m1", "p1", "m2"));
+            tx.linkMessagesToPlanningSection(session, List.of("m3"));
+            tx.linkMessages(holder.id(), List.of("m3"));
+            throw failure;
+        }));
+
+        assertThat(thrown).isSameAs(failure);
+        assertThat(find(holder.id())).isEqualTo(holderBefore);
+        assertThat(find(other.id())).isEqualTo(otherBefore);
+        assertThat(planning(session)).containsExactly("p1");
+    }
+
+    @Test
+    void ts12_exceptionRollsBackClaims() {
+        String session = session("rollback-claim");
+        String agent = agent("rollback-claim");
+        Task first = append(
+                NewTask.builder(session, "first").assignee(agent).priority(2).build());
+        Task second = append(
+                NewTask.builder(session, "second").assignee(agent).priority(1).build());
+        KitFailure failure = new KitFailure("the unit of work fails after claiming");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.claimNext(agent);
+            tx.claimNext(agent);
+            throw failure;
+        }));
+
+        assertThat(thrown).isSameAs(failure);
+        assertThat(find(first.id())).isEqualTo(first);
+        assertThat(find(second.id())).isEqualTo(second);
+        assertThat(store.claimNext(agent)).map(Task::id).contains(first.id());
+    }
+
+    @Test
+    void ts12_errorIsRethrownAsIsAndRollsBack() {
+        String session = session("rollback-error");
+        KitError error = new KitError("an Error thrown by the unit of work");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.appendTask(NewTask.of(session, "rolled back"));
+            throw error;
+        }));
+
+        assertThat(thrown).isSameAs(error);
+        assertThat(store.listTasks(session)).isEmpty();
+    }
+
+    @Test
+    void ts12_exceptionThrownByTheStoreRollsBackTheUnitOfWorkItLeaves() {
+        String session = session("rollback-store-exception");
+        Task target = append(session, "target");
+
+        Throwable notFound = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.appendTask(NewTask.of(session, "rolled back by the not-found"));
+            tx.appendProgress(target.id(), "rolled back by the not-found");
+            return tx.appendProgress(UNKNOWN_ID, "to nowhere");
+        }));
+        Throwable badArgument = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.appendTask(NewTask.of(session, "rolled back by the bad argument"));
+            tx.appendProgress(target.id(), "rolled back by the bad argument");
+            return tx.appendProgress(target.id(), null);
+        }));
+
+        assertThat(notFound).isInstanceOf(TaskNotFoundException.class);
+        assertThat(badArgument).isInstanceOf(NullPointerException.class);
+        assertThat(store.listTasks(session)).containsExactly(target);
+    }
+
+    @Test
+    void ts13_otherTransactionsNeverSeeUncommittedWrites() throws InterruptedException {
+        String session = session("uncommitted");
+        Task committed = append(session, "committed before the writer started");
+        CountDownLatch written = new CountDownLatch(1);
+        AtomicBoolean reading = new AtomicBoolean();
+        AtomicReference<ReadSnapshot> seen = new AtomicReference<>();
+        AtomicReference<Throwable> readerFailure = new AtomicReference<>();
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        if (!written.await(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
+                            throw new AssertionError("the writer did not write within the deadline");
+                        }
+                        reading.set(true);
+                        seen.set(store.inTransaction(tx -> new ReadSnapshot(
+                                tx.listTasks(session),
+                                tx.findTask(committed.id()).orElseThrow(),
+                                tx.planningMessageIds(session))));
+                    } catch (Throwable e) {
+                        readerFailure.set(e);
+                    }
+                },
+                "taskstore-kit-reader");
+        reader.setDaemon(true);
+        reader.start();
+        KitFailure rollback = new KitFailure("the writer rolls back");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.appendTask(NewTask.of(session, "uncommitted task"));
+            tx.appendProgress(committed.id(), "uncommitted progress");
+            tx.linkMessagesToPlanningSection(session, List.of("uncommitted message"));
+            written.countDown();
+            // The reader reads now, while this unit of work is open; a store that locks makes it wait.
+            KitThreads.awaitQuietly(() -> reading.get() && KitThreads.finishedOrWaiting(reader), HANDSHAKE);
+            throw rollback;
+        }));
+        reader.join(DEADLINE.toMillis());
+
+        assertThat(thrown).isSameAs(rollback);
+        assertThat(reader.isAlive()).as("the reader finished").isFalse();
+        assertThat(readerFailure.get()).as("the reader's failure").isNull();
+        ReadSnapshot snapshot = seen.get();
+        assertThat(snapshot.tasks()).as("tasks seen by the reader").containsExactly(committed);
+        assertThat(snapshot.task().progresses())
+                .as("progress seen by the reader")
+                .isEmpty();
+        assertThat(snapshot.planning())
+                .as("planning section seen by the reader")
+                .isEmpty();
+        assertThat(store.listTasks(session)).containsExactly(committed);
+    }
+
+    @Test
+    void ts13_otherTransactionsNeverSeePartOfAUnitOfWork() {
+        String session = session("atomic-visibility");
+        int units = 30;
+        int tasksPerUnit = 3;
+        AtomicBoolean writerDone = new AtomicBoolean();
+
+        List<List<Integer>> sizesSeen = KitThreads.runTogether(3, "atomic-visibility", DEADLINE, worker -> {
+            if (worker == 0) {
+                try {
+                    for (int unit = 0; unit < units; unit++) {
+                        int unitNumber = unit;
+                        store.inTransaction(tx -> {
+                            for (int index = 0; index < tasksPerUnit; index++) {
+                                tx.appendTask(NewTask.of(session, "unit " + unitNumber + " task " + index));
+                                Thread.yield();
+                            }
+                            return null;
+                        });
+                    }
+                } finally {
+                    writerDone.set(true);
+                }
+                return List.of();
+            }
+            List<Integer> sizes = new ArrayList<>();
+            while (!writerDone.get() && sizes.size() < 20_000) {
+                List<Task> tasks = store.listTasks(session);
+                assertOrdersContiguous(tasks);
+                sizes.add(tasks.size());
+                Thread.yield(); // leave the writer room on stores that serialise units of work
+            }
+            return sizes;
+        });
+
+        List<Integer> torn = sizesSeen.stream()
+                .flatMap(List::stream)
+                .filter(size -> size % tasksPerUnit != 0)
+                .toList();
+        assertThat(torn)
+                .as("task counts seen by readers that are not a multiple of %d (part of a unit of work)", tasksPerUnit)
+                .isEmpty();
+        assertThat(store.listTasks(session)).hasSize(units * tasksPerUnit);
+    }
+
+    @Test
+    void ts14_transactionIsUnusableAfterItsUnitOfWorkReturned() {
+        String session = session("leaked-transaction");
+        AtomicReference<TaskTransaction> leaked = new AtomicReference<>();
+        Task task = store.inTransaction(tx -> {
+            leaked.set(tx);
+            return tx.appendTask(NewTask.of(session, "task"));
+        });
+        AtomicReference<TaskTransaction> leakedFromRollback = new AtomicReference<>();
+        catchThrowable(() -> store.inTransaction(tx -> {
+            leakedFromRollback.set(tx);
+            throw new KitFailure("rolled back");
+        }));
+
+        for (TaskTransaction tx : List.of(leaked.get(), leakedFromRollback.get())) {
+            assertThatThrownBy(() -> tx.findTask(task.id())).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> tx.listTasks(session)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> tx.appendProgress(task.id(), "late")).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> tx.appendTask(NewTask.of(session, "late")))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> tx.claimNext("anyone")).isInstanceOf(IllegalStateException.class);
+        }
+        assertThat(store.listTasks(session)).containsExactly(task);
+    }
+
+    @Test
+    void ts14_transactionIsUnusableFromAnotherThread() {
+        Task task = append(session("foreign-thread"), "task");
+
+        Throwable fromOtherThread = store.inTransaction(tx -> KitThreads.callOnOtherThread(
+                "foreign-thread", DEADLINE, () -> catchThrowable(() -> tx.appendProgress(task.id(), "foreign"))));
+
+        assertThat(fromOtherThread).isInstanceOf(IllegalStateException.class);
+        assertThat(find(task.id())).isEqualTo(task);
+    }
+
+    @Test
+    void ts15_nestedInTransactionIsRefusedAndTheOuterUnitStaysUsable() {
+        String session = session("nested");
+        record Nested(Throwable write, Throwable read) {}
+
+        Nested nested = KitThreads.callOnOtherThread(
+                "nested",
+                DEADLINE,
+                () -> store.inTransaction(tx -> {
+                    Task first = tx.appendTask(NewTask.of(session, "outer, before"));
+                    Throwable write = catchThrowable(
+                            () -> store.inTransaction(inner -> inner.appendTask(NewTask.of(session, "nested"))));
+                    Throwable read = catchThrowable(() -> store.findTask(first.id()));
+                    tx.appendTask(NewTask.of(session, "outer, after"));
+                    return new Nested(write, read);
+                }));
+
+        assertThat(nested.write()).isInstanceOf(IllegalStateException.class);
+        assertThat(nested.read()).isInstanceOf(IllegalStateException.class);
+        assertThat(descriptions(store.listTasks(session))).containsExactly("outer, before", "outer, after");
+    }
+
+    @Test
+    void ts16_storageFailureSurfacesAsTaskStoreExceptionAndRollsBack() {
+        Optional<StorageFault> maybeFault = storageFault(store);
+        assumeTrue(
+                maybeFault.isPresent(),
+                "override storageFault(TaskStore) to check TS-1.6 against a real storage failure");
+        StorageFault fault = maybeFault.get();
+        String session = session("storage-fault");
+        Task before = append(session, "written before the fault");
+        Throwable duringUnit;
+        Throwable afterFault;
+        try {
+            duringUnit = catchThrowable(() -> store.inTransaction(tx -> {
+                tx.appendTask(NewTask.of(session, "written before the storage failed"));
+                fault.inject();
+                return tx.appendProgress(before.id(), "written while the storage fails");
+            }));
+            afterFault = catchThrowable(() -> store.listTasks(session));
+        } finally {
+            fault.clear();
+        }
+
+        assertThat(duringUnit).isInstanceOf(TaskStoreException.class);
+        assertThat(afterFault).isInstanceOf(TaskStoreException.class);
+        assertThat(store.listTasks(session)).containsExactly(before);
+        assertThat(append(session, "written after the repair").order()).isEqualTo(2);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-2 Reads
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts21_findTaskReturnsEveryField() {
+        String session = session("every-field");
+        String first = agent("first");
+        String second = agent("second");
+        String creator = agent("creator");
+        Task created = insert(
+                NewTask.builder(session, "Plan the offsite")
+                        .priority(7)
+                        .assignee(first)
+                        .createdBy(creator)
+                        .steps("- [ ] book the venue\n- [ ] invite everyone\n")
+                        .build(),
+                0);
+        Instant createdAt = clock.instant();
+        clock.advance(Duration.ofSeconds(5));
+        Instant changedAt = clock.instant();
+        long id = created.id();
+
+        Task last = store.inTransaction(tx -> {
+            tx.updateTask(TaskUpdate.of(id)
+                    .status(TaskStatus.RUNNING)
+                    .userPreference("vegetarian food")
+                    .currentStep(1)
+                    .assignee(second)
+                    .previousAssignee(first)
+                    .archived(true)
+                    .build());
+            tx.appendProgress(id, "booked the venue");
+            tx.addComment(id, first, "handing over to you");
+            tx.addLink(id, "https://example.org/venue", "the venue", second);
+            return tx.linkMessages(id, List.of("msg-1", "msg-2"));
+        });
+
+        assertThat(store.findTask(id)).contains(last);
+        assertThat(store.<Optional<Task>>inTransaction(tx -> tx.findTask(id))).contains(last);
+        assertThat(last.id()).isEqualTo(id);
+        assertThat(last.sessionId()).isEqualTo(session);
+        assertThat(last.order()).isEqualTo(1);
+        assertThat(last.description()).isEqualTo("Plan the offsite");
+        assertThat(last.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(last.progresses()).containsExactly("booked the venue");
+        assertThat(last.userPreferences()).containsExactly("vegetarian food");
+        assertThat(last.steps()).isEqualTo("- [ ] book the venue\n- [ ] invite everyone\n");
+        assertThat(last.currentStep()).isEqualTo(1);
+        assertThat(last.priority()).isEqualTo(7);
+        assertThat(last.assignee()).isEqualTo(second);
+        assertThat(last.previousAssignee()).isEqualTo(first);
+        assertThat(last.createdBy()).isEqualTo(creator);
+        assertThat(last.archived()).isTrue();
+        assertThat(last.comments()).containsExactly(new Comment(first, "handing over to you", changedAt));
+        assertThat(last.links()).containsExactly(new Link("https://example.org/venue", "the venue", second, changedAt));
+        assertThat(last.messageIds()).containsExactly("msg-1", "msg-2");
+        assertThat(last.createdAt()).isEqualTo(createdAt);
+        assertThat(last.updatedAt()).isEqualTo(changedAt);
+        assertThat(last.version()).isEqualTo(6);
+    }
+
+    @Test
+    void ts21_unknownTaskIdFindsNothing() {
+        append(session("unknown-id"), "some task");
+
+        assertThat(store.findTask(UNKNOWN_ID)).isEmpty();
+        assertThat(store.<Optional<Task>>inTransaction(tx -> tx.findTask(UNKNOWN_ID)))
+                .isEmpty();
+    }
+
+    @Test
+    void ts22_listTasksReturnsTheSessionsTasksInOrder() {
+        String session = session("list");
+        String otherSession = session("list-other");
+        append(session, "b");
+        append(otherSession, "other session");
+        insert(NewTask.of(session, "a"), 0);
+        append(session, "d");
+        insert(NewTask.of(session, "c"), 2);
+        store.inTransaction(tx -> {
+            tx.linkMessagesToPlanningSection(session, List.of("planning message"));
+            return null;
+        });
+
+        List<Task> tasks = store.listTasks(session);
+
+        assertThat(descriptions(tasks)).containsExactly("a", "b", "c", "d");
+        assertOrdersContiguous(tasks);
+        assertThat(tasks).allSatisfy(task -> assertThat(task.sessionId()).isEqualTo(session));
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listTasks(session))).isEqualTo(tasks);
+        assertThat(descriptions(store.listTasks(otherSession))).containsExactly("other session");
+    }
+
+    @Test
+    void ts22_unknownSessionListsNoTasks() {
+        append(session("known"), "task");
+
+        assertThat(store.listTasks(session("unknown"))).isEmpty();
+    }
+
+    @Test
+    void ts22_sessionIdsAreComparedExactly() {
+        String prefix = session("exact-");
+        for (String variant : NEARLY_EQUAL_IDS) {
+            append(prefix + variant, "task of '" + variant + "'");
+        }
+
+        for (String variant : NEARLY_EQUAL_IDS) {
+            assertThat(descriptions(store.listTasks(prefix + variant)))
+                    .as("tasks of session '%s'", prefix + variant)
+                    .containsExactly("task of '" + variant + "'");
+        }
+    }
+
+    @Test
+    void ts23_findTaskByOrderReturnsTheTaskAtThatPosition() {
+        String session = session("by-order");
+        Task first = append(session, "first");
+        Task second = append(session, "second");
+        Task third = append(session, "third");
+
+        Map<Integer, Optional<Task>> found = store.inTransaction(tx -> {
+            Map<Integer, Optional<Task>> result = new LinkedHashMap<>();
+            for (int order = 0; order <= 4; order++) {
+                result.put(order, tx.findTaskByOrder(session, order));
+            }
+            return result;
+        });
+
+        assertThat(found.get(1)).contains(first);
+        assertThat(found.get(2)).contains(second);
+        assertThat(found.get(3)).contains(third);
+        assertThat(found.get(0)).isEmpty();
+        assertThat(found.get(4)).isEmpty();
+        assertThat(store.<Optional<Task>>inTransaction(tx -> tx.findTaskByOrder(session("by-order-unknown"), 1)))
+                .isEmpty();
+    }
+
+    @Test
+    void ts24_unitOfWorkReadsItsOwnWrites() {
+        String session = session("own-writes");
+        String agent = agent("own-writes");
+
+        Task claimed = store.inTransaction(tx -> {
+            Task a = tx.appendTask(NewTask.builder(session, "a").assignee(agent).build());
+            assertThat(tx.findTask(a.id())).contains(a);
+            tx.insertTask(NewTask.of(session, "b"), 0);
+            assertThat(descriptions(tx.listTasks(session))).containsExactly("b", "a");
+            assertThat(tx.findTaskByOrder(session, 2)).map(Task::id).contains(a.id());
+            Task progressed = tx.appendProgress(a.id(), "progress");
+            assertThat(tx.findTask(a.id())).contains(progressed);
+            Task updated = tx.updateTask(TaskUpdate.of(a.id()).priority(3).build());
+            assertThat(tx.findTask(a.id())).contains(updated);
+            assertThat(tx.listQueue(agent)).containsExactly(updated);
+            Task running = tx.claimNext(agent).orElseThrow();
+            assertThat(tx.findTask(a.id())).contains(running);
+            assertThat(tx.claimNext(agent)).isEmpty();
+            tx.linkMessagesToPlanningSection(session, List.of("p1"));
+            assertThat(tx.planningMessageIds(session)).containsExactly("p1");
+            Task linked = tx.linkMessages(a.id(), List.of("p1"));
+            assertThat(tx.planningMessageIds(session)).isEmpty();
+            assertThat(tx.findTask(a.id())).contains(linked);
+            return running;
+        });
+
+        assertThat(claimed.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(claimed.priority()).isEqualTo(3);
+        assertThat(claimed.progresses()).containsExactly("progress");
+    }
+
+    @Test
+    void ts25_listQueueOrdersByPriorityThenCreatedAtThenId() {
+        String session = session("queue-order");
+        String agent = agent("queue-order");
+        insertFor(session, agent, "low, old", 1, 0);
+        insertFor(session, agent, "high, old, lower id", 5, 0);
+        insertFor(session, agent, "high, old, higher id", 5, Integer.MAX_VALUE);
+        clock.advance(Duration.ofSeconds(1));
+        insertFor(session, agent, "high, new", 5, 0);
+        insertFor(session, agent, "middle", 3, 1);
+        insertFor(session, agent, "negative", -2, 0);
+        Task lowOld = store.listTasks(session).stream()
+                .filter(task -> task.description().equals("low, old"))
+                .findFirst()
+                .orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        // A later update changes updatedAt, never the place in the queue.
+        store.inTransaction(tx -> tx.appendProgress(lowOld.id(), "touched last"));
+
+        List<Task> queue = queue(agent);
+
+        assertThat(descriptions(queue))
+                .containsExactly(
+                        "high, old, lower id", "high, old, higher id", "high, new", "middle", "low, old", "negative");
+        assertThat(queue).isSortedAccordingTo(CLAIM_ORDER);
+    }
+
+    @Test
+    void ts25_listQueueHoldsEveryStatusButNoArchivedOrForeignTask() {
+        String session = session("queue-filter");
+        String agent = agent("queue-filter");
+        Task pending = insertFor(session, agent, "pending", 0, Integer.MAX_VALUE);
+        Task running = insertFor(session, agent, "running", 0, Integer.MAX_VALUE);
+        Task success = insertFor(session, agent, "success", 0, Integer.MAX_VALUE);
+        Task failed = insertFor(session, agent, "failed", 0, Integer.MAX_VALUE);
+        Task archived = insertFor(session, agent, "archived", 9, Integer.MAX_VALUE);
+        insertFor(session, agent("someone-else"), "someone else's", 9, Integer.MAX_VALUE);
+        append(session, "nobody's");
+        store.inTransaction(tx -> {
+            tx.updateTask(TaskUpdate.of(running.id()).status(TaskStatus.RUNNING).build());
+            tx.updateTask(TaskUpdate.of(success.id()).status(TaskStatus.SUCCESS).build());
+            tx.updateTask(TaskUpdate.of(failed.id()).status(TaskStatus.FAILED).build());
+            tx.updateTask(TaskUpdate.of(archived.id()).archived(true).build());
+            return null;
+        });
+
+        List<Task> queue = queue(agent);
+
+        assertThat(ids(queue)).containsExactly(pending.id(), running.id(), success.id(), failed.id());
+        assertThat(queue)
+                .map(Task::status)
+                .containsExactly(TaskStatus.PENDING, TaskStatus.RUNNING, TaskStatus.SUCCESS, TaskStatus.FAILED);
+        assertThat(queue(agent("nobody"))).isEmpty();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-3 Inserting
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts31_insertAtShiftsLaterOrders() {
+        String session = session("insert-shift");
+        Task a = append(session, "a");
+        Task b = append(session, "b");
+        Task c = append(session, "c");
+
+        Task x = insert(NewTask.of(session, "x"), 1);
+
+        assertThat(x.order()).isEqualTo(2);
+        List<Task> tasks = store.listTasks(session);
+        assertThat(descriptions(tasks)).containsExactly("a", "x", "b", "c");
+        assertOrdersContiguous(tasks);
+        assertThat(find(a.id()).order()).isEqualTo(1);
+        assertThat(find(x.id()).order()).isEqualTo(2);
+        assertThat(find(b.id()).order()).isEqualTo(3);
+        assertThat(find(c.id()).order()).isEqualTo(4);
+    }
+
+    @Test
+    void ts31_insertAfterZeroPutsTheTaskFirst() {
+        String session = session("insert-first");
+        append(session, "was first");
+        append(session, "was second");
+
+        Task inserted = insert(NewTask.of(session, "now first"), 0);
+
+        assertThat(inserted.order()).isEqualTo(1);
+        assertThat(store.listTasks(session))
+                .extracting(Task::description, Task::order)
+                .containsExactly(
+                        Tuple.tuple("now first", 1), Tuple.tuple("was first", 2), Tuple.tuple("was second", 3));
+    }
+
+    @Test
+    void ts31_insertLeavesOtherSessionsAlone() {
+        String session = session("insert-here");
+        String otherSession = session("insert-not-there");
+        append(session, "here");
+        List<Task> otherBefore = List.of(append(otherSession, "there 1"), append(otherSession, "there 2"));
+
+        insert(NewTask.of(session, "inserted here"), 0);
+
+        assertThat(store.listTasks(otherSession)).isEqualTo(otherBefore);
+    }
+
+    @Test
+    void ts32_insertAtOrPastTheEndAppends() {
+        String session = session("append");
+
+        Task first = insert(NewTask.of(session, "into an empty session, k = 5"), 5);
+        Task second = insert(NewTask.of(session, "k = N"), 1);
+        Task third = insert(NewTask.of(session, "k = N + 7"), 9);
+        Task fourth = insert(NewTask.of(session, "k = Integer.MAX_VALUE"), Integer.MAX_VALUE);
+        Task fifth = store.inTransaction(tx -> tx.appendTask(NewTask.of(session, "appendTask")));
+
+        assertThat(List.of(first, second, third, fourth, fifth))
+                .extracting(Task::order)
+                .containsExactly(1, 2, 3, 4, 5);
+        assertThat(ids(store.listTasks(session)))
+                .containsExactly(first.id(), second.id(), third.id(), fourth.id(), fifth.id());
+    }
+
+    @Test
+    void ts33_negativePositionIsRefusedAndWritesNothing() {
+        String session = session("negative-position");
+        List<Task> before = List.of(append(session, "a"), append(session, "b"));
+
+        for (int position : new int[] {-1, Integer.MIN_VALUE}) {
+            Throwable insideUnit = store.inTransaction(
+                    tx -> catchThrowable(() -> tx.insertTask(NewTask.of(session, "refused"), position)));
+            Throwable propagated = catchThrowable(
+                    () -> store.inTransaction(tx -> tx.insertTask(NewTask.of(session, "refused"), position)));
+            assertThat(insideUnit).as("insert after %d", position).isInstanceOf(IllegalArgumentException.class);
+            assertThat(propagated).as("insert after %d", position).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(store.listTasks(session)).isEqualTo(before);
+    }
+
+    @Test
+    void ts34_newTaskStartsPendingAtVersionOneWithItsSpec() {
+        String session = session("new-task");
+        String agent = agent("new-task");
+        String creator = agent("creator");
+        clock.advance(Duration.ofMinutes(3));
+        Instant now = clock.instant();
+
+        Task task = insert(
+                NewTask.builder(session, "Write the report")
+                        .priority(4)
+                        .assignee(agent)
+                        .createdBy(creator)
+                        .steps("- [ ] draft\n- [ ] review\n")
+                        .build(),
+                0);
+
+        assertThat(task.id()).isPositive();
+        assertThat(task.sessionId()).isEqualTo(session);
+        assertThat(task.order()).isEqualTo(1);
+        assertThat(task.description()).isEqualTo("Write the report");
+        assertThat(task.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(task.archived()).isFalse();
+        assertThat(task.version()).isEqualTo(1);
+        assertThat(task.createdAt()).isEqualTo(now);
+        assertThat(task.updatedAt()).isEqualTo(now);
+        assertThat(task.progresses()).isEmpty();
+        assertThat(task.userPreferences()).isEmpty();
+        assertThat(task.comments()).isEmpty();
+        assertThat(task.links()).isEmpty();
+        assertThat(task.messageIds()).isEmpty();
+        assertThat(task.currentStep()).isZero();
+        assertThat(task.priority()).isEqualTo(4);
+        assertThat(task.assignee()).isEqualTo(agent);
+        assertThat(task.previousAssignee()).isNull();
+        assertThat(task.createdBy()).isEqualTo(creator);
+        assertThat(task.steps()).isEqualTo("- [ ] draft\n- [ ] review\n");
+        assertThat(find(task.id())).isEqualTo(task);
+    }
+
+    @Test
+    void ts34_newTaskWithoutOptionalsHasNoAssigneeCreatorOrSteps() {
+        Task task = append(session("plain-task"), "Just a description");
+
+        assertThat(find(task.id())).isEqualTo(task);
+        assertThat(task.priority()).isZero();
+        assertThat(task.assignee()).isNull();
+        assertThat(task.createdBy()).isNull();
+        assertThat(task.steps()).isNull();
+        assertThat(task.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(task.version()).isEqualTo(1);
+        assertThat(task.createdAt()).isEqualTo(clock.instant()).isEqualTo(task.updatedAt());
+    }
+
+    @Test
+    void ts35_idsArePositiveAndUniqueAcrossSessions() {
+        List<String> sessions = List.of(session("ids-1"), session("ids-2"), session("ids-3"));
+        List<Task> tasks = new ArrayList<>();
+        for (int round = 0; round < 4; round++) {
+            for (String session : sessions) {
+                tasks.add(append(session, "round " + round));
+            }
+        }
+        tasks.addAll(store.inTransaction(tx -> sessions.stream()
+                .map(session -> tx.insertTask(NewTask.of(session, "in one unit"), 0))
+                .toList()));
+
+        assertThat(ids(tasks)).allSatisfy(id -> assertThat(id).isPositive()).doesNotHaveDuplicates();
+        for (Task task : tasks) {
+            assertThat(find(task.id()).description()).isEqualTo(task.description());
+        }
+    }
+
+    @Test
+    void ts35_ordersStayContiguousAfterAnySequenceOfInserts() {
+        String session = session("insert-sequence");
+        int[] positions = {0, 0, 1, 5, 2, 0, 100, 3, 7, 1, 4, 0, 9, 6, 2, 13, 0, 11, 8, 1};
+        List<String> expected = new ArrayList<>();
+
+        for (int start = 0; start < positions.length; start += 4) {
+            int from = start;
+            store.inTransaction(tx -> {
+                for (int index = from; index < from + 4; index++) {
+                    tx.insertTask(NewTask.of(session, "task " + index), positions[index]);
+                }
+                return null;
+            });
+            for (int index = from; index < from + 4; index++) {
+                expected.add(Math.min(positions[index], expected.size()), "task " + index);
+            }
+            List<Task> tasks = store.listTasks(session);
+            assertOrdersContiguous(tasks);
+            assertThat(descriptions(tasks)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void ts35_concurrentInsertsIntoOneSessionKeepOrdersContiguous() {
+        String session = session("concurrent-inserts");
+        append(session, "seed 1");
+        append(session, "seed 2");
+        int workers = 8;
+        int insertsPerWorker = 10;
+
+        List<List<String>> inserted = KitThreads.runTogether(workers, "inserts", DEADLINE, worker -> {
+            List<String> mine = new ArrayList<>();
+            for (int index = 0; index < insertsPerWorker; index++) {
+                String description = "worker " + worker + ": insert " + index;
+                int afterOrder =
+                        switch (index % 3) {
+                            case 0 -> 0;
+                            case 1 -> 1;
+                            default -> Integer.MAX_VALUE;
+                        };
+                store.inTransaction(tx -> tx.insertTask(NewTask.of(session, description), afterOrder));
+                mine.add(description);
+            }
+            return mine;
+        });
+
+        List<Task> tasks = store.listTasks(session);
+        assertOrdersContiguous(tasks);
+        assertThat(tasks).hasSize(2 + workers * insertsPerWorker);
+        assertThat(ids(tasks)).doesNotHaveDuplicates();
+        List<String> expected = new ArrayList<>(List.of("seed 1", "seed 2"));
+        inserted.forEach(expected::addAll);
+        assertThat(descriptions(tasks)).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-4 Updating
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts41_updateChangesExactlyTheFieldsItSets() {
+        Task before = richTask(session("update-exact"));
+        clock.advance(Duration.ofSeconds(1));
+
+        Task described = store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(before.id()).description("new description").build()));
+
+        Task expected = before.toBuilder()
+                .description("new description")
+                .version(before.version() + 1)
+                .updatedAt(clock.instant())
+                .build();
+        assertThat(described).isEqualTo(expected);
+        assertThat(find(before.id())).isEqualTo(expected);
+
+        clock.advance(Duration.ofSeconds(1));
+        Task prioritised = store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(before.id())
+                .status(TaskStatus.FAILED)
+                .priority(-3)
+                .build()));
+
+        Task expectedNext = expected.toBuilder()
+                .status(TaskStatus.FAILED)
+                .priority(-3)
+                .version(expected.version() + 1)
+                .updatedAt(clock.instant())
+                .build();
+        assertThat(prioritised).isEqualTo(expectedNext);
+        assertThat(find(before.id())).isEqualTo(expectedNext);
+    }
+
+    @Test
+    void ts41_updateCanSetEveryField() {
+        Task before = richTask(session("update-all"));
+        String newAssignee = agent("new-assignee");
+        String previous = agent("previous");
+        clock.advance(Duration.ofSeconds(1));
+
+        Task updated = store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(before.id())
+                .description("every field changed")
+                .status(TaskStatus.SUCCESS)
+                .priority(42)
+                .assignee(newAssignee)
+                .previousAssignee(previous)
+                .userPreference("a new, complete preference")
+                .steps("- [x] all done\n")
+                .currentStep(1)
+                .archived(true)
+                .build()));
+
+        Task expected = before.toBuilder()
+                .description("every field changed")
+                .status(TaskStatus.SUCCESS)
+                .priority(42)
+                .assignee(newAssignee)
+                .previousAssignee(previous)
+                .userPreferences(List.of("a new, complete preference"))
+                .steps("- [x] all done\n")
+                .currentStep(1)
+                .archived(true)
+                .version(before.version() + 1)
+                .updatedAt(clock.instant())
+                .build();
+        assertThat(updated).isEqualTo(expected);
+        assertThat(find(before.id())).isEqualTo(expected);
+    }
+
+    @Test
+    void ts41_updateCanClearOptionalFields() {
+        Task before = richTask(session("update-clear"));
+        store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(before.id())
+                .previousAssignee(agent("previous"))
+                .currentStep(2)
+                .archived(true)
+                .build()));
+
+        Task cleared = store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(before.id())
+                .assignee(null)
+                .previousAssignee(null)
+                .steps(null)
+                .userPreferences(List.of())
+                .currentStep(0)
+                .archived(false)
+                .build()));
+
+        assertThat(cleared.assignee()).isNull();
+        assertThat(cleared.previousAssignee()).isNull();
+        assertThat(cleared.steps()).isNull();
+        assertThat(cleared.userPreferences()).isEmpty();
+        assertThat(cleared.currentStep()).isZero();
+        assertThat(cleared.archived()).isFalse();
+        assertThat(cleared.description()).isEqualTo(before.description());
+        assertThat(find(before.id())).isEqualTo(cleared);
+    }
+
+    @Test
+    void ts42_updatesAndAppendsIncrementTheVersionAndStampUpdatedAt() {
+        Task task = append(session("versions"), "task");
+        long id = task.id();
+        Instant createdAt = task.createdAt();
+        List<Function<TaskTransaction, Task>> writes = List.of(
+                tx -> tx.updateTask(TaskUpdate.of(id).description("updated").build()),
+                tx -> tx.appendProgress(id, "progress"),
+                tx -> tx.addComment(id, "author", "comment"),
+                tx -> tx.addLink(id, "https://example.org", "", "author"));
+
+        long version = task.version();
+        for (Function<TaskTransaction, Task> write : writes) {
+            clock.advance(Duration.ofSeconds(1));
+            Task written = store.inTransaction(write::apply);
+            version++;
+            assertThat(written.version()).isEqualTo(version);
+            assertThat(written.updatedAt()).isEqualTo(clock.instant());
+            assertThat(written.createdAt()).isEqualTo(createdAt);
+            assertThat(find(id)).isEqualTo(written);
+        }
+
+        clock.advance(Duration.ofSeconds(1));
+        Task twice = store.inTransaction(tx -> {
+            tx.appendProgress(id, "one");
+            return tx.appendProgress(id, "two");
+        });
+        assertThat(twice.version()).as("two writes in one unit of work").isEqualTo(version + 2);
+        assertThat(twice.updatedAt()).isEqualTo(clock.instant());
+    }
+
+    @Test
+    void ts42_messageLinksAndClaimsIncrementTheVersionAndStampUpdatedAt() {
+        String agent = agent("versions");
+        Task task = append(NewTask.builder(session("versions-claim"), "task")
+                .assignee(agent)
+                .build());
+
+        clock.advance(Duration.ofSeconds(1));
+        Task linked = store.inTransaction(tx -> tx.linkMessages(task.id(), List.of("m1", "m2")));
+        assertThat(linked.version()).isEqualTo(2);
+        assertThat(linked.updatedAt()).isEqualTo(clock.instant());
+
+        clock.advance(Duration.ofSeconds(1));
+        Task claimed = store.claimNext(agent).orElseThrow();
+        assertThat(claimed.version()).isEqualTo(3);
+        assertThat(claimed.updatedAt()).isEqualTo(clock.instant());
+        assertThat(claimed.createdAt()).isEqualTo(task.createdAt());
+        assertThat(find(task.id())).isEqualTo(claimed);
+    }
+
+    @Test
+    void ts43_updateExpectingAnOldVersionIsRefusedAndWritesNothing() {
+        Task task = append(session("stale"), "original");
+        Task current = store.inTransaction(tx -> tx.appendProgress(task.id(), "moves it to version 2"));
+        TaskUpdate stale =
+                TaskUpdate.of(task.id()).expectVersion(1).description("stale").build();
+
+        Throwable insideUnit = store.inTransaction(tx -> catchThrowable(() -> tx.updateTask(stale)));
+        Throwable propagated = catchThrowable(() -> store.inTransaction(tx -> tx.updateTask(stale)));
+
+        assertStale(insideUnit, task.id(), "caught inside the unit of work");
+        assertStale(propagated, task.id(), "propagated from the unit of work");
+        assertThat(find(task.id())).isEqualTo(current);
+
+        Task fresh = store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(task.id()).expectVersion(2).description("fresh").build()));
+        assertThat(fresh.description()).isEqualTo("fresh");
+        assertThat(fresh.version()).isEqualTo(3);
+    }
+
+    @Test
+    void ts43_ofTwoConcurrentUpdatesExpectingTheSameVersionExactlyOneWins() {
+        String session = session("version-race");
+        int rounds = 20;
+        List<Task> tasks = store.inTransaction(tx -> {
+            List<Task> created = new ArrayList<>();
+            for (int round = 0; round < rounds; round++) {
+                created.add(tx.appendTask(NewTask.of(session, "race " + round)));
+            }
+            return created;
+        });
+        CyclicBarrier roundStart = new CyclicBarrier(2);
+
+        List<List<Boolean>> wins = KitThreads.runTogether(2, "version-race", DEADLINE, worker -> {
+            List<Boolean> mine = new ArrayList<>();
+            for (Task task : tasks) {
+                roundStart.await(DEADLINE_SECONDS, TimeUnit.SECONDS);
+                TaskUpdate update = TaskUpdate.of(task.id())
+                        .expectVersion(task.version())
+                        .description("written by worker " + worker)
+                        .build();
+                try {
+                    store.inTransaction(tx -> {
+                        tx.findTask(task.id());
+                        return tx.updateTask(update);
+                    });
+                    mine.add(true);
+                } catch (StaleTaskException e) {
+                    mine.add(false);
+                }
+            }
+            return mine;
+        });
+
+        for (int round = 0; round < rounds; round++) {
+            boolean first = wins.get(0).get(round);
+            boolean second = wins.get(1).get(round);
+            assertThat(first ^ second)
+                    .as("round %d: exactly one update wins (worker 0 won: %s, worker 1 won: %s)", round, first, second)
+                    .isTrue();
+            Task after = find(tasks.get(round).id());
+            assertThat(after.description()).isEqualTo("written by worker " + (first ? 0 : 1));
+            assertThat(after.version()).isEqualTo(tasks.get(round).version() + 1);
+        }
+    }
+
+    @Test
+    void ts44_writesToAnUnknownTaskThrowTaskNotFoundAndWriteNothing() {
+        String session = session("not-found");
+        Task known = append(session, "known");
+        store.inTransaction(tx -> {
+            tx.linkMessages(known.id(), List.of("m1"));
+            tx.linkMessagesToPlanningSection(session, List.of("p1"));
+            return null;
+        });
+        Task knownBefore = find(known.id());
+        List<Function<TaskTransaction, Task>> writes = List.of(
+                tx -> tx.updateTask(TaskUpdate.of(UNKNOWN_ID).description("x").build()),
+                tx -> tx.appendProgress(UNKNOWN_ID, "x"),
+                tx -> tx.addComment(UNKNOWN_ID, "author", "x"),
+                tx -> tx.addLink(UNKNOWN_ID, "https://example.org", "x", "author"),
+                tx -> tx.linkMessages(UNKNOWN_ID, List.of("m1", "p1", "m2")));
+
+        for (Function<TaskTransaction, Task> write : writes) {
+            Throwable insideUnit = store.inTransaction(tx -> catchThrowable(() -> write.apply(tx)));
+            Throwable propagated = catchThrowable(() -> store.inTransaction(write::apply));
+            for (Throwable thrown : Arrays.asList(insideUnit, propagated)) {
+                assertThat(thrown).isInstanceOf(TaskNotFoundException.class);
+                assertThat(((TaskNotFoundException) thrown).taskId()).isEqualTo(UNKNOWN_ID);
+            }
+        }
+        assertThat(store.listTasks(session)).containsExactly(knownBefore);
+        assertThat(knownBefore.messageIds()).containsExactly("m1");
+        assertThat(planning(session)).containsExactly("p1");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-5 Appending
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts51_appendProgressAddsOneEntryAtTheEndAndKeepsStatusAndPreferences() {
+        Task task = append(session("progress"), "task");
+        store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(task.id())
+                .status(TaskStatus.RUNNING)
+                .userPreference("short answers")
+                .build()));
+
+        Task first = store.inTransaction(tx -> tx.appendProgress(task.id(), "step one done"));
+        Task second = store.inTransaction(tx -> tx.appendProgress(task.id(), "step two done"));
+
+        assertThat(first.progresses()).containsExactly("step one done");
+        assertThat(second.progresses()).containsExactly("step one done", "step two done");
+        assertThat(second.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(second.userPreferences()).containsExactly("short answers");
+        assertThat(find(task.id())).isEqualTo(second);
+    }
+
+    @Test
+    void ts52_addCommentAppendsTheCommentWithItsAuthorAndTheClockTime() {
+        Task task = append(session("comments"), "task");
+        String first = agent("first");
+        String second = agent("second");
+
+        clock.advance(Duration.ofSeconds(10));
+        Instant firstTime = clock.instant();
+        store.inTransaction(tx -> tx.addComment(task.id(), first, "over to you"));
+        clock.advance(Duration.ofSeconds(10));
+        Instant secondTime = clock.instant();
+        Task commented = store.inTransaction(tx -> tx.addComment(task.id(), second, "thanks, on it"));
+
+        assertThat(commented.comments())
+                .containsExactly(
+                        new Comment(first, "over to you", firstTime), new Comment(second, "thanks, on it", secondTime));
+        assertThat(find(task.id()).comments()).isEqualTo(commented.comments());
+    }
+
+    @Test
+    void ts52_addLinkAppendsTheLinkWithItsAuthorAndTheClockTime() {
+        Task task = append(session("links"), "task");
+        String author = agent("author");
+
+        clock.advance(Duration.ofSeconds(10));
+        Instant firstTime = clock.instant();
+        store.inTransaction(tx -> tx.addLink(task.id(), "https://example.org/pr/1", "the pull request", author));
+        clock.advance(Duration.ofSeconds(10));
+        Instant secondTime = clock.instant();
+        Task linked = store.inTransaction(tx -> tx.addLink(task.id(), "https://example.org/doc", "", author));
+
+        assertThat(linked.links())
+                .containsExactly(
+                        new Link("https://example.org/pr/1", "the pull request", author, firstTime),
+                        new Link("https://example.org/doc", "", author, secondTime));
+        assertThat(find(task.id()).links()).isEqualTo(linked.links());
+    }
+
+    @Test
+    void ts53_concurrentProgressAppendsAreNeverLost() {
+        Task task = append(session("concurrent-progress"), "shared task");
+        int workers = 8;
+        int appendsPerWorker = 50;
+
+        List<List<String>> written = KitThreads.runTogether(workers, "progress", DEADLINE, worker -> {
+            List<String> mine = new ArrayList<>();
+            for (int index = 0; index < appendsPerWorker; index++) {
+                String entry = "worker " + worker + ": entry " + index;
+                store.inTransaction(tx -> tx.appendProgress(task.id(), entry));
+                mine.add(entry);
+            }
+            return mine;
+        });
+
+        Task after = find(task.id());
+        List<String> all = written.stream().flatMap(List::stream).toList();
+        assertThat(after.progresses()).hasSize(workers * appendsPerWorker).containsExactlyInAnyOrderElementsOf(all);
+        for (int worker = 0; worker < workers; worker++) {
+            String prefix = "worker " + worker + ":";
+            assertThat(after.progresses().stream().filter(entry -> entry.startsWith(prefix)))
+                    .as("worker %d's entries keep their order", worker)
+                    .containsExactlyElementsOf(written.get(worker));
+        }
+        assertThat(after.version()).isEqualTo(1 + workers * appendsPerWorker);
+    }
+
+    @Test
+    void ts53_concurrentCommentsAndLinksAreNeverLost() {
+        Task task = append(session("concurrent-comments"), "shared task");
+        int workers = 8;
+        int appendsPerWorker = 25;
+
+        KitThreads.runTogether(workers, "comments", DEADLINE, worker -> {
+            for (int index = 0; index < appendsPerWorker; index++) {
+                String text = "worker " + worker + ": " + index;
+                String url = "https://example.org/" + index;
+                if (worker % 2 == 0) {
+                    store.inTransaction(tx -> tx.addComment(task.id(), "agent-" + worker, text));
+                } else {
+                    store.inTransaction(tx -> tx.addLink(task.id(), url, text, "agent-" + worker));
+                }
+            }
+            return null;
+        });
+
+        Task after = find(task.id());
+        int perKind = workers / 2 * appendsPerWorker;
+        assertThat(after.comments()).hasSize(perKind);
+        assertThat(after.links()).hasSize(perKind);
+        assertThat(after.comments()).map(Comment::text).doesNotHaveDuplicates();
+        assertThat(after.links()).map(Link::description).doesNotHaveDuplicates();
+        assertThat(after.version()).isEqualTo(1 + workers * appendsPerWorker);
+    }
+
+    @Test
+    void ts54_textsAreStoredVerbatim() {
+        String session = session("verbatim-text");
+        String author = agent("author");
+        for (String text : AWKWARD_TEXTS) {
+            Task task = append(NewTask.builder(session, text).steps(text).build());
+            Task written = store.inTransaction(tx -> {
+                tx.appendProgress(task.id(), text);
+                tx.addComment(task.id(), author, text);
+                tx.addLink(task.id(), text, text, author);
+                return tx.updateTask(
+                        TaskUpdate.of(task.id()).userPreference(text).build());
+            });
+
+            Task read = find(task.id());
+            assertThat(read).as("read back: %s", text).isEqualTo(written);
+            assertThat(read.description()).isEqualTo(text);
+            assertThat(read.steps()).isEqualTo(text);
+            assertThat(read.progresses()).containsExactly(text);
+            assertThat(read.comments()).map(Comment::text).containsExactly(text);
+            assertThat(read.links()).map(Link::url).containsExactly(text);
+            assertThat(read.links()).map(Link::description).containsExactly(text);
+            assertThat(read.userPreferences()).containsExactly(text);
+        }
+        assertThat(descriptions(store.listTasks(session))).containsExactlyElementsOf(AWKWARD_TEXTS);
+    }
+
+    @Test
+    void ts54_idsAndNamesAreStoredVerbatim() {
+        String prefix = session("verbatim-ids-");
+        for (String text : AWKWARD_TEXTS) {
+            String session = prefix + text;
+            String agent = prefix + "agent " + text;
+            Task task = append(NewTask.builder(session, "task")
+                    .assignee(agent)
+                    .createdBy(text)
+                    .build());
+            store.inTransaction(tx -> {
+                tx.linkMessages(task.id(), List.of("message " + text, text));
+                tx.addComment(task.id(), text, "comment");
+                tx.linkMessagesToPlanningSection(session, List.of("planning " + text));
+                return null;
+            });
+
+            assertThat(store.listTasks(session)).as("session %s", session).hasSize(1);
+            Task claimed = store.claimNext(agent).orElseThrow(() -> new AssertionError("no task for " + agent));
+            assertThat(claimed.id()).isEqualTo(task.id());
+            assertThat(claimed.sessionId()).isEqualTo(session);
+            assertThat(claimed.assignee()).isEqualTo(agent);
+            assertThat(claimed.createdBy()).isEqualTo(text);
+            assertThat(claimed.messageIds()).containsExactly("message " + text, text);
+            assertThat(claimed.comments()).map(Comment::author).containsExactly(text);
+            assertThat(planning(session)).containsExactly("planning " + text);
+        }
+    }
+
+    @Test
+    void ts54_hundredKilobyteTextsComeBackUnchanged() {
+        StringBuilder builder = new StringBuilder();
+        for (int index = 0; builder.length() < 100 * 1024; index++) {
+            builder.append(index).append(": ").append(AWKWARD_TEXTS.get(index % AWKWARD_TEXTS.size()));
+        }
+        String large = builder.toString();
+        Task task = append(session("large-text"), large);
+
+        Task written = store.inTransaction(tx -> {
+            tx.appendProgress(task.id(), large);
+            return tx.addComment(task.id(), "author", large);
+        });
+
+        Task read = find(task.id());
+        assertThat(read).isEqualTo(written);
+        assertThat(read.description()).isEqualTo(large);
+        assertThat(read.progresses()).containsExactly(large);
+        assertThat(read.comments()).map(Comment::text).containsExactly(large);
+    }
+
+    @Test
+    void ts54_textsOfTheMaximumLengthComeBackUnchanged() {
+        String longest = "y".repeat(Task.MAX_TEXT_LENGTH - 2) + "🧪";
+        assertThat(longest).hasSize(Task.MAX_TEXT_LENGTH);
+        Task task = append(session("longest-text"), longest);
+
+        store.inTransaction(tx -> tx.appendProgress(task.id(), longest));
+
+        Task read = find(task.id());
+        assertThat(read.description()).isEqualTo(longest);
+        assertThat(read.progresses()).containsExactly(longest);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-6 Messages and the planning section
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts61_linkMessagesAppendsInOrderSkippingHeldAndRepeatedIds() {
+        Task task = append(session("link"), "task");
+
+        store.inTransaction(tx -> tx.linkMessages(task.id(), List.of("m1", "m2")));
+        Task linked = store.inTransaction(tx -> tx.linkMessages(task.id(), List.of("m2", "m3", "m3", "m1", "m4")));
+
+        assertThat(linked.messageIds()).containsExactly("m1", "m2", "m3", "m4");
+        assertThat(find(task.id()).messageIds()).containsExactly("m1", "m2", "m3", "m4");
+    }
+
+    @Test
+    void ts62_linkingAMessageToAnotherTaskMovesIt() {
+        String session = session("move");
+        Task first = append(session, "first");
+        Task second = append(session, "second");
+        store.inTransaction(tx -> tx.linkMessages(first.id(), List.of("m1", "m2", "m3")));
+
+        store.inTransaction(tx -> tx.linkMessages(second.id(), List.of("m2")));
+
+        assertThat(find(first.id()).messageIds()).containsExactly("m1", "m3");
+        assertThat(find(second.id()).messageIds()).containsExactly("m2");
+    }
+
+    @Test
+    void ts62_linkingMovesMessagesBetweenTasksAndThePlanningSection() {
+        String session = session("move-planning");
+        Task task = append(session, "task");
+        store.inTransaction(tx -> {
+            tx.linkMessagesToPlanningSection(session, List.of("p1", "p2"));
+            return tx.linkMessages(task.id(), List.of("m1", "m2"));
+        });
+
+        store.inTransaction(tx -> tx.linkMessages(task.id(), List.of("p1")));
+        assertThat(planning(session)).containsExactly("p2");
+        assertThat(find(task.id()).messageIds()).containsExactly("m1", "m2", "p1");
+
+        store.inTransaction(tx -> {
+            tx.linkMessagesToPlanningSection(session, List.of("m1"));
+            return null;
+        });
+        assertThat(planning(session)).containsExactly("p2", "m1");
+        assertThat(find(task.id()).messageIds()).containsExactly("m2", "p1");
+    }
+
+    @Test
+    void ts62_messagesOfOtherSessionsAreNotMoved() {
+        String session = session("messages-here");
+        String otherSession = session("messages-there");
+        Task here = append(session, "here");
+        Task there = append(otherSession, "there");
+        store.inTransaction(tx -> {
+            tx.linkMessages(there.id(), List.of("shared id"));
+            tx.linkMessagesToPlanningSection(otherSession, List.of("planning id"));
+            return null;
+        });
+
+        store.inTransaction(tx -> tx.linkMessages(here.id(), List.of("shared id", "planning id")));
+
+        assertThat(find(here.id()).messageIds()).containsExactly("shared id", "planning id");
+        assertThat(find(there.id()).messageIds()).containsExactly("shared id");
+        assertThat(planning(otherSession)).containsExactly("planning id");
+    }
+
+    @Test
+    void ts62_messageIdsAreComparedExactly() {
+        String session = session("message-ids");
+        Map<String, Task> holders = new LinkedHashMap<>();
+        for (String variant : NEARLY_EQUAL_IDS) {
+            Task task = append(session, "holds '" + variant + "'");
+            store.inTransaction(tx -> tx.linkMessages(task.id(), List.of(variant)));
+            holders.put(variant, task);
+        }
+
+        for (Map.Entry<String, Task> holder : holders.entrySet()) {
+            assertThat(find(holder.getValue().id()).messageIds())
+                    .as("messages of the task that holds '%s'", holder.getKey())
+                    .containsExactly(holder.getKey());
+        }
+    }
+
+    @Test
+    void ts63_planningSectionIsCreatedOnFirstUseAndKeepsLinkOrder() {
+        String session = session("planning");
+        assertThat(planning(session)).isEmpty();
+
+        store.inTransaction(tx -> {
+            tx.linkMessagesToPlanningSection(session, List.of("p2", "p1"));
+            return null;
+        });
+        store.inTransaction(tx -> {
+            tx.linkMessagesToPlanningSection(session, List.of("p3", "p1", "p4", "p4"));
+            return null;
+        });
+
+        assertThat(planning(session)).containsExactly("p2", "p1", "p3", "p4");
+        assertThat(planning(session("planning-unknown"))).isEmpty();
+    }
+
+    @Test
+    void ts64_planningSectionTakesNoOrderAndIsNeverATask() {
+        String session = session("planning-no-order");
+        store.inTransaction(tx -> {
+            tx.linkMessagesToPlanningSection(session, List.of("p1"));
+            return null;
+        });
+        assertThat(store.listTasks(session)).isEmpty();
+        assertThat(store.<Optional<Task>>inTransaction(tx -> tx.findTaskByOrder(session, 1)))
+                .isEmpty();
+
+        Task first = insert(NewTask.of(session, "first task"), 0);
+        Task second = append(session, "second task");
+
+        assertThat(first.order()).isEqualTo(1);
+        assertThat(second.order()).isEqualTo(2);
+        assertThat(ids(store.listTasks(session))).containsExactly(first.id(), second.id());
+        assertThat(planning(session)).containsExactly("p1");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-7 Claiming
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts71_claimPicksHighestPriorityThenOldestThenLowestId() {
+        String session = session("claim-order");
+        String agent = agent("claim-order");
+        Task lowOld = insertFor(session, agent, "low, old", 1, 0);
+        Task highOldA = insertFor(session, agent, "high, old, lower id", 5, Integer.MAX_VALUE);
+        Task highOldB = insertFor(session, agent, "high, old, higher id", 5, 0);
+        clock.advance(Duration.ofSeconds(1));
+        Task highNew = insertFor(session, agent, "high, new", 5, 0);
+        Task negative = insertFor(session, agent, "negative", -1, 1);
+
+        List<Long> claimed = claimUntilEmpty(agent, 6).stream().map(Task::id).toList();
+
+        assertThat(claimed).containsExactly(highOldA.id(), highOldB.id(), highNew.id(), lowOld.id(), negative.id());
+    }
+
+    @Test
+    void ts71_claimSetsTheTaskRunningAndReturnsItWithCommentsAndLinks() {
+        String agent = agent("claim-result");
+        Task task = append(
+                NewTask.builder(session("claim-result"), "task").assignee(agent).build());
+        store.inTransaction(tx -> {
+            tx.addComment(task.id(), "lead", "please take this");
+            tx.addLink(task.id(), "https://example.org/spec", "the spec", "lead");
+            return tx.appendProgress(task.id(), "prepared");
+        });
+        clock.advance(Duration.ofSeconds(1));
+
+        Task claimed = store.claimNext(agent).orElseThrow();
+
+        assertThat(claimed.id()).isEqualTo(task.id());
+        assertThat(claimed.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(claimed.assignee()).isEqualTo(agent);
+        assertThat(claimed.comments()).map(Comment::text).containsExactly("please take this");
+        assertThat(claimed.links()).map(Link::url).containsExactly("https://example.org/spec");
+        assertThat(claimed.progresses()).containsExactly("prepared");
+        assertThat(claimed.updatedAt()).isEqualTo(clock.instant());
+        assertThat(find(task.id())).isEqualTo(claimed);
+    }
+
+    @Test
+    void ts71_claimOrderFollowsChangesOfPriority() {
+        String session = session("claim-reprioritised");
+        String agent = agent("claim-reprioritised");
+        Task first = insertFor(session, agent, "first", 0, Integer.MAX_VALUE);
+        Task second = insertFor(session, agent, "second", 0, Integer.MAX_VALUE);
+        Task third = insertFor(session, agent, "third", 0, Integer.MAX_VALUE);
+
+        store.inTransaction(tx -> {
+            tx.updateTask(TaskUpdate.of(third.id()).priority(10).build());
+            return tx.updateTask(TaskUpdate.of(first.id()).priority(-10).build());
+        });
+
+        assertThat(ids(claimUntilEmpty(agent, 4))).containsExactly(third.id(), second.id(), first.id());
+    }
+
+    @Test
+    void ts72_claimedTaskIsNeverReturnedByAnotherClaim() {
+        String session = session("claim-once");
+        String agent = agent("claim-once");
+        List<Task> tasks = List.of(
+                insertFor(session, agent, "one", 0, Integer.MAX_VALUE),
+                insertFor(session, agent, "two", 0, Integer.MAX_VALUE),
+                insertFor(session, agent, "three", 0, Integer.MAX_VALUE));
+
+        List<Task> claimed = claimUntilEmpty(agent, 4);
+
+        assertThat(ids(claimed)).containsExactlyElementsOf(ids(tasks));
+        assertThat(store.claimNext(agent)).isEmpty();
+        Task first = tasks.get(0);
+        store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(first.id()).status(TaskStatus.PENDING).build()));
+        assertThat(store.claimNext(agent))
+                .as("a task that is pending again is claimable again")
+                .map(Task::id)
+                .contains(first.id());
+        assertThat(store.claimNext(agent)).isEmpty();
+    }
+
+    @Test
+    void ts72_concurrentClaimersOnOneAssigneeClaimEachTaskExactlyOnce() {
+        int workers = 16;
+        int taskCount = 1000;
+        for (int round = 1; round <= 3; round++) {
+            String session = session("claim-race-" + round);
+            String agent = agent("claim-race-" + round);
+            Set<Long> created = createQueue(session, agent, taskCount);
+
+            List<List<Task>> claims = KitThreads.runTogether(
+                    workers, "claim-race", DEADLINE, worker -> claimUntilEmpty(agent, taskCount + 1));
+
+            List<Long> claimedIds =
+                    claims.stream().flatMap(List::stream).map(Task::id).toList();
+            Map<Long, Long> claimCounts =
+                    claimedIds.stream().collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+            Map<Long, Long> doubleClaims = claimCounts.entrySet().stream()
+                    .filter(entry -> entry.getValue() > 1)
+                    .limit(10)
+                    .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+            assertThat(doubleClaims)
+                    .as("round %d: tasks handed to more than one claimer (id = times; first 10 shown)", round)
+                    .isEmpty();
+            Set<Long> missed = new HashSet<>(created);
+            missed.removeAll(claimCounts.keySet());
+            assertThat(missed)
+                    .as("round %d: tasks never claimed although every claimer ran until it came back empty", round)
+                    .isEmpty();
+            assertThat(claimCounts.keySet())
+                    .as("round %d: claimed tasks", round)
+                    .isEqualTo(created);
+            assertThat(claims.stream().flatMap(List::stream)).allSatisfy(task -> {
+                assertThat(task.status()).isEqualTo(TaskStatus.RUNNING);
+                assertThat(task.assignee()).isEqualTo(agent);
+            });
+            assertThat(queue(agent)).hasSize(taskCount).allSatisfy(task -> assertThat(task.status())
+                    .isEqualTo(TaskStatus.RUNNING));
+        }
+    }
+
+    @Test
+    void ts73_claimWithNothingClaimableReturnsEmptyAndWritesNothing() {
+        String session = session("nothing-claimable");
+        String agent = agent("nothing-claimable");
+        Task running = insertFor(session, agent, "running", 0, Integer.MAX_VALUE);
+        Task done = insertFor(session, agent, "done", 0, Integer.MAX_VALUE);
+        Task archived = insertFor(session, agent, "archived", 0, Integer.MAX_VALUE);
+        store.inTransaction(tx -> {
+            tx.updateTask(TaskUpdate.of(running.id()).status(TaskStatus.RUNNING).build());
+            tx.updateTask(TaskUpdate.of(done.id()).status(TaskStatus.SUCCESS).build());
+            return tx.updateTask(TaskUpdate.of(archived.id()).archived(true).build());
+        });
+        List<Task> before = store.listTasks(session);
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(store.claimNext(agent)).isEmpty();
+        assertThat(store.<Optional<Task>>inTransaction(tx -> tx.claimNext(agent)))
+                .isEmpty();
+        assertThat(store.claimNext(agent("without-tasks"))).isEmpty();
+
+        assertThat(store.listTasks(session)).isEqualTo(before);
+    }
+
+    @Test
+    void ts74_claimNeverReturnsAnotherAssigneesArchivedOrStartedTask() {
+        String session = session("claim-filter");
+        String agent = agent("claim-filter");
+        String other = agent("claim-filter-other");
+        insertFor(session, other, "someone else's", 100, 0);
+        Task archived = insertFor(session, agent, "archived", 90, 0);
+        Task running = insertFor(session, agent, "running", 80, 0);
+        Task failed = insertFor(session, agent, "failed", 70, 0);
+        Task success = insertFor(session, agent, "success", 60, 0);
+        append(NewTask.builder(session, "nobody's").priority(50).build());
+        Task mine = insertFor(session, agent, "mine", 0, 0);
+        store.inTransaction(tx -> {
+            tx.updateTask(TaskUpdate.of(archived.id()).archived(true).build());
+            tx.updateTask(TaskUpdate.of(running.id()).status(TaskStatus.RUNNING).build());
+            tx.updateTask(TaskUpdate.of(failed.id()).status(TaskStatus.FAILED).build());
+            return tx.updateTask(
+                    TaskUpdate.of(success.id()).status(TaskStatus.SUCCESS).build());
+        });
+
+        assertThat(ids(claimUntilEmpty(agent, 7))).containsExactly(mine.id());
+    }
+
+    @Test
+    void ts74_claimFollowsReassignmentAndArchiving() {
+        String session = session("claim-moves");
+        String alice = agent("alice");
+        String bob = agent("bob");
+        Task handedOver = insertFor(session, alice, "handed to bob", 5, Integer.MAX_VALUE);
+        Task archivedThenRestored = insertFor(session, alice, "archived, then restored", 4, Integer.MAX_VALUE);
+        Task archived = insertFor(session, alice, "archived", 3, Integer.MAX_VALUE);
+        Task unassigned = insertFor(session, alice, "unassigned", 2, Integer.MAX_VALUE);
+        Task kept = insertFor(session, alice, "kept", 1, Integer.MAX_VALUE);
+        store.inTransaction(tx -> {
+            tx.updateTask(TaskUpdate.of(handedOver.id())
+                    .assignee(bob)
+                    .previousAssignee(alice)
+                    .build());
+            tx.updateTask(
+                    TaskUpdate.of(archivedThenRestored.id()).archived(true).build());
+            tx.updateTask(TaskUpdate.of(archived.id()).archived(true).build());
+            tx.updateTask(TaskUpdate.of(unassigned.id()).assignee(null).build());
+            return tx.updateTask(
+                    TaskUpdate.of(archivedThenRestored.id()).archived(false).build());
+        });
+
+        assertThat(ids(claimUntilEmpty(alice, 6))).containsExactly(archivedThenRestored.id(), kept.id());
+        assertThat(ids(claimUntilEmpty(bob, 6))).containsExactly(handedOver.id());
+    }
+
+    @Test
+    void ts74_assigneesAreComparedExactly() {
+        String session = session("assignee-case");
+        String prefix = agent("exact-");
+        Map<String, Task> byAgent = new LinkedHashMap<>();
+        for (String variant : NEARLY_EQUAL_IDS) {
+            byAgent.put(prefix + variant, insertFor(session, prefix + variant, "for '" + variant + "'", 0, 0));
+        }
+
+        for (Map.Entry<String, Task> entry : byAgent.entrySet()) {
+            assertThat(ids(claimUntilEmpty(entry.getKey(), 3)))
+                    .as("claims of '%s'", entry.getKey())
+                    .containsExactly(entry.getValue().id());
+        }
+    }
+
+    @Test
+    void ts74_concurrentAssigneesClaimOnlyTheirOwnTasksInClaimOrder() {
+        int assignees = 16;
+        int batches = 4;
+        int perBatch = 5;
+        String session = session("many-assignees");
+        List<String> agents = IntStream.range(0, assignees)
+                .mapToObj(index -> agent("many-" + index))
+                .toList();
+        Map<String, List<Task>> created = new LinkedHashMap<>();
+        agents.forEach(agent -> created.put(agent, new ArrayList<>()));
+        for (int batch = 0; batch < batches; batch++) {
+            int batchNumber = batch;
+            List<Task> inserted = store.inTransaction(tx -> {
+                List<Task> result = new ArrayList<>();
+                for (int index = 0; index < perBatch; index++) {
+                    for (int agentIndex = 0; agentIndex < assignees; agentIndex++) {
+                        int priority = (index * 7 + agentIndex + batchNumber) % 4;
+                        result.add(tx.appendTask(NewTask.builder(session, "batch " + batchNumber + " #" + index)
+                                .assignee(agents.get(agentIndex))
+                                .priority(priority)
+                                .build()));
+                    }
+                }
+                return result;
+            });
+            inserted.forEach(task -> created.get(task.assignee()).add(task));
+            clock.advance(Duration.ofSeconds(1));
+        }
+
+        List<List<Task>> claims = KitThreads.runTogether(
+                assignees,
+                "many-assignees",
+                DEADLINE,
+                worker -> claimUntilEmpty(agents.get(worker), batches * perBatch + 1));
+
+        for (int worker = 0; worker < assignees; worker++) {
+            String agent = agents.get(worker);
+            List<Long> expected = created.get(agent).stream()
+                    .sorted(CLAIM_ORDER)
+                    .map(Task::id)
+                    .toList();
+            assertThat(ids(claims.get(worker)))
+                    .as("claims of %s: only its own tasks, in claim order", agent)
+                    .containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain() {
+        int workers = 16;
+        for (int round = 1; round <= 5; round++) {
+            String session = session("claim-one-each-" + round);
+            String agent = agent("claim-one-each-" + round);
+            Set<Long> created = createQueue(session, agent, workers);
+
+            // As many tasks as claimers, one claim each: a claimer that comes back empty leaves a task behind.
+            List<Optional<Task>> claims =
+                    KitThreads.runTogether(workers, "claim-one-each", DEADLINE, worker -> store.claimNext(agent));
+
+            assertThat(claims.stream().filter(Optional::isEmpty).count())
+                    .as(
+                            "round %d: claimers that came back empty while %d tasks for %d claimers were pending",
+                            round, workers, workers)
+                    .isZero();
+            assertThat(claims.stream().map(claim -> claim.orElseThrow().id()))
+                    .as("round %d: claimed tasks", round)
+                    .containsExactlyInAnyOrderElementsOf(created);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-8 Bad input
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts81_nullArgumentsThrowNullPointerExceptionAndWriteNothing() {
+        String session = session("nulls");
+        Task task = append(session, "task");
+        long id = task.id();
+        Map<String, Call> calls = new LinkedHashMap<>();
+        calls.put("insertTask(null, 0)", tx -> tx.insertTask(null, 0));
+        calls.put("updateTask(null)", tx -> tx.updateTask(null));
+        calls.put("appendProgress(id, null)", tx -> tx.appendProgress(id, null));
+        calls.put("addComment(id, null, text)", tx -> tx.addComment(id, null, "text"));
+        calls.put("addComment(id, author, null)", tx -> tx.addComment(id, "author", null));
+        calls.put("addLink(id, null, description, author)", tx -> tx.addLink(id, null, "description", "author"));
+        calls.put("addLink(id, url, null, author)", tx -> tx.addLink(id, "https://example.org", null, "author"));
+        calls.put("addLink(id, url, description, null)", tx -> tx.addLink(id, "https://example.org", "d", null));
+        calls.put("linkMessages(id, null)", tx -> tx.linkMessages(id, null));
+        calls.put("linkMessages(id, [m, null])", tx -> tx.linkMessages(id, Arrays.asList("m", null)));
+        calls.put("linkMessagesToPlanningSection(null, ids)", tx -> {
+            tx.linkMessagesToPlanningSection(null, List.of("m"));
+            return null;
+        });
+        calls.put("linkMessagesToPlanningSection(session, null)", tx -> {
+            tx.linkMessagesToPlanningSection(session, null);
+            return null;
+        });
+        calls.put("linkMessagesToPlanningSection(session, [null])", tx -> {
+            tx.linkMessagesToPlanningSection(session, Arrays.asList("m", null));
+            return null;
+        });
+        calls.put("listTasks(null)", tx -> tx.listTasks(null));
+        calls.put("findTaskByOrder(null, 1)", tx -> tx.findTaskByOrder(null, 1));
+        calls.put("listQueue(null)", tx -> tx.listQueue(null));
+        calls.put("planningMessageIds(null)", tx -> tx.planningMessageIds(null));
+        calls.put("claimNext(null)", tx -> tx.claimNext(null));
+
+        assertRefusedWithoutWriting(calls, NullPointerException.class, session, task);
+        assertThatThrownBy(() -> store.inTransaction(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> store.listTasks(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> store.claimNext(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void ts81_blankSessionIdsAndNamesThrowIllegalArgumentAndWriteNothing() {
+        String session = session("blanks");
+        Task task = append(
+                NewTask.builder(session, "task").assignee(agent("blanks")).build());
+        long id = task.id();
+        Map<String, Call> calls = new LinkedHashMap<>();
+        for (String blank : List.of("", " ", "\t\n")) {
+            String shown = "'" + blank.replace("\t", "\\t").replace("\n", "\\n") + "'";
+            calls.put("listTasks(" + shown + ")", tx -> tx.listTasks(blank));
+            calls.put("findTaskByOrder(" + shown + ", 1)", tx -> tx.findTaskByOrder(blank, 1));
+            calls.put("listQueue(" + shown + ")", tx -> tx.listQueue(blank));
+            calls.put("claimNext(" + shown + ")", tx -> tx.claimNext(blank));
+            calls.put("planningMessageIds(" + shown + ")", tx -> tx.planningMessageIds(blank));
+            calls.put("linkMessagesToPlanningSection(" + shown + ", ids)", tx -> {
+                tx.linkMessagesToPlanningSection(blank, List.of("m"));
+                return null;
+            });
+            calls.put("linkMessagesToPlanningSection(session, [" + shown + "])", tx -> {
+                tx.linkMessagesToPlanningSection(session, List.of("m", blank));
+                return null;
+            });
+            calls.put("linkMessages(id, [m, " + shown + "])", tx -> tx.linkMessages(id, List.of("m", blank)));
+            calls.put("addComment(id, " + shown + ", text)", tx -> tx.addComment(id, blank, "text"));
+            calls.put(
+                    "addLink(id, url, description, " + shown + ")",
+                    tx -> tx.addLink(id, "https://example.org", "d", blank));
+        }
+
+        assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
+        assertThatThrownBy(() -> store.listTasks(" ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.claimNext("")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void ts81_blankTextsThrowIllegalArgumentAndWriteNothing() {
+        String session = session("blank-texts");
+        Task task = append(session, "task");
+        long id = task.id();
+        Map<String, Call> calls = new LinkedHashMap<>();
+        for (String blank : List.of("", "  ", "\n")) {
+            String shown = "'" + blank.replace("\n", "\\n") + "'";
+            calls.put("appendProgress(id, " + shown + ")", tx -> tx.appendProgress(id, blank));
+            calls.put("addComment(id, author, " + shown + ")", tx -> tx.addComment(id, "author", blank));
+            calls.put("addLink(id, " + shown + ", description, author)", tx -> tx.addLink(id, blank, "d", "author"));
+        }
+
+        assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
+    }
+
+    @Test
+    void ts81_nonPositiveTaskIdsThrowIllegalArgumentAndWriteNothing() {
+        String session = session("non-positive-ids");
+        Task task = append(session, "task");
+        Map<String, Call> calls = new LinkedHashMap<>();
+        for (long id : new long[] {0, -1, Long.MIN_VALUE}) {
+            calls.put("findTask(" + id + ")", tx -> tx.findTask(id));
+            calls.put("appendProgress(" + id + ", text)", tx -> tx.appendProgress(id, "text"));
+            calls.put("addComment(" + id + ", author, text)", tx -> tx.addComment(id, "author", "text"));
+            calls.put(
+                    "addLink(" + id + ", url, description, author)",
+                    tx -> tx.addLink(id, "https://example.org", "d", "a"));
+            calls.put("linkMessages(" + id + ", ids)", tx -> tx.linkMessages(id, List.of("m")));
+        }
+
+        assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
+        assertThatThrownBy(() -> store.findTask(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void ts81_textsAndNamesOverTheLimitThrowIllegalArgumentAndWriteNothing() {
+        String session = session("too-long");
+        Task task = append(session, "task");
+        long id = task.id();
+        String tooLongText = "x".repeat(Task.MAX_TEXT_LENGTH + 1);
+        String tooLongName = "n".repeat(Task.MAX_ID_LENGTH + 1);
+        Map<String, Call> calls = new LinkedHashMap<>();
+        calls.put("appendProgress(id, text over the limit)", tx -> tx.appendProgress(id, tooLongText));
+        calls.put("addComment(id, author, text over the limit)", tx -> tx.addComment(id, "author", tooLongText));
+        calls.put("addLink(id, url over the limit, description, author)", tx -> tx.addLink(id, tooLongText, "d", "a"));
+        calls.put(
+                "addLink(id, url, description over the limit, author)",
+                tx -> tx.addLink(id, "https://example.org", tooLongText, "a"));
+        calls.put("addComment(id, author over the limit, text)", tx -> tx.addComment(id, tooLongName, "text"));
+        calls.put(
+                "addLink(id, url, description, author over the limit)",
+                tx -> tx.addLink(id, "https://example.org", "d", tooLongName));
+        calls.put(
+                "linkMessages(id, [message id over the limit])", tx -> tx.linkMessages(id, List.of("m", tooLongName)));
+        calls.put("linkMessagesToPlanningSection(session over the limit, ids)", tx -> {
+            tx.linkMessagesToPlanningSection(tooLongName, List.of("m"));
+            return null;
+        });
+        calls.put("linkMessagesToPlanningSection(session, [message id over the limit])", tx -> {
+            tx.linkMessagesToPlanningSection(session, List.of(tooLongName));
+            return null;
+        });
+        calls.put("listTasks(session over the limit)", tx -> tx.listTasks(tooLongName));
+        calls.put("claimNext(assignee over the limit)", tx -> tx.claimNext(tooLongName));
+
+        assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Helpers
+    // ---------------------------------------------------------------------------------------------
+
+    /** A unit of work that returns anything: one call with bad input. */
+    private interface Call extends TransactionWork<Object> {}
+
+    /**
+     * Checks that each call throws the expected exception, both when the unit of work catches it and
+     * commits, and when it propagates; and that the session's tasks and planning section are unchanged.
+     */
+    private void assertRefusedWithoutWriting(
+            Map<String, Call> calls, Class<? extends Throwable> expected, String session, Task task) {
+        List<Task> tasksBefore = store.listTasks(session);
+        List<String> planningBefore = planning(session);
+        for (Map.Entry<String, Call> call : calls.entrySet()) {
+            Call work = call.getValue();
+            Throwable insideUnit = store.inTransaction(tx -> catchThrowable(() -> work.execute(tx)));
+            Throwable propagated = catchThrowable(() -> store.inTransaction(work));
+            assertThat(insideUnit).as(call.getKey()).isInstanceOf(expected);
+            assertThat(propagated).as(call.getKey()).isInstanceOf(expected);
+        }
+        assertThat(store.listTasks(session)).isEqualTo(tasksBefore);
+        assertThat(find(task.id())).isEqualTo(task);
+        assertThat(planning(session)).isEqualTo(planningBefore);
+    }
+
+    private static void assertStale(Throwable thrown, long taskId, String how) {
+        assertThat(thrown).as("stale update, %s", how).isInstanceOf(StaleTaskException.class);
+        StaleTaskException exception = (StaleTaskException) thrown;
+        assertThat(exception.taskId()).isEqualTo(taskId);
+        assertThat(exception.expectedVersion()).isEqualTo(1);
+        assertThat(exception.actualVersion()).isIn(2L, -1L);
+    }
+
+    private String session(String label) {
+        return "kit-" + RUN_ID + "-" + NAME_SEQUENCE.incrementAndGet() + "-" + label;
+    }
+
+    private String agent(String label) {
+        return "agent-" + RUN_ID + "-" + NAME_SEQUENCE.incrementAndGet() + "-" + label;
+    }
+
+    private Task append(String sessionId, String description) {
+        return append(NewTask.of(sessionId, description));
+    }
+
+    private Task append(NewTask spec) {
+        return store.inTransaction(tx -> tx.appendTask(spec));
+    }
+
+    private Task insert(NewTask spec, int afterOrder) {
+        return store.inTransaction(tx -> tx.insertTask(spec, afterOrder));
+    }
+
+    private Task insertFor(String session, String agent, String description, int priority, int afterOrder) {
+        return insert(
+                NewTask.builder(session, description)
+                        .assignee(agent)
+                        .priority(priority)
+                        .build(),
+                afterOrder);
+    }
+
+    private Task find(long id) {
+        return store.findTask(id).orElseThrow(() -> new AssertionError("task " + id + " is not in the store"));
+    }
+
+    private List<Task> queue(String agent) {
+        return store.inTransaction(tx -> tx.listQueue(agent));
+    }
+
+    private List<String> planning(String session) {
+        return store.inTransaction(tx -> tx.planningMessageIds(session));
+    }
+
+    /** A task with a value in every field, to show that writes leave the other fields alone. */
+    private Task richTask(String session) {
+        String agent = agent("rich");
+        Task task = append(NewTask.builder(session, "a task with every field")
+                .priority(2)
+                .assignee(agent)
+                .createdBy(agent("creator"))
+                .steps("- [ ] one\n- [ ] two\n")
+                .build());
+        return store.inTransaction(tx -> {
+            tx.updateTask(
+                    TaskUpdate.of(task.id()).userPreference("a preference").build());
+            tx.appendProgress(task.id(), "some progress");
+            tx.addComment(task.id(), agent, "a comment");
+            tx.addLink(task.id(), "https://example.org", "a link", agent);
+            return tx.linkMessages(task.id(), List.of("m1", "m2"));
+        });
+    }
+
+    /** Creates a session's worth of pending tasks for one assignee, in a few units of work. */
+    private Set<Long> createQueue(String session, String agent, int count) {
+        Set<Long> ids = new HashSet<>();
+        int perUnit = 250;
+        for (int start = 0; start < count; start += perUnit) {
+            int from = start;
+            int to = Math.min(count, start + perUnit);
+            List<Task> created = store.inTransaction(tx -> {
+                List<Task> result = new ArrayList<>();
+                for (int index = from; index < to; index++) {
+                    result.add(tx.appendTask(NewTask.builder(session, "queued task " + index)
+                            .assignee(agent)
+                            .priority(index % 5)
+                            .build()));
+                }
+                return result;
+            });
+            created.forEach(task -> ids.add(task.id()));
+        }
+        return ids;
+    }
+
+    /** Claims until the store comes back empty, at most {@code limit} times (a broken store may not). */
+    private List<Task> claimUntilEmpty(String agent, int limit) {
+        List<Task> claimed = new ArrayList<>();
+        while (claimed.size() < limit) {
+            Optional<Task> next = store.claimNext(agent);
+            if (next.isEmpty()) {
+                break;
+            }
+            claimed.add(next.get());
+        }
+        return claimed;
+    }
+
+    private static List<String> descriptions(List<Task> tasks) {
+        return tasks.stream().map(Task::description).toList();
+    }
+
+    private static List<Long> ids(List<Task> tasks) {
+        return tasks.stream().map(Task::id).toList();
+    }
+
+    private static void assertOrdersContiguous(List<Task> tasks) {
+        assertThat(tasks)
+                .extracting(Task::order)
+                .as("orders of the session's tasks, in listing order")
+                .containsExactlyElementsOf(
+                        IntStream.rangeClosed(1, tasks.size()).boxed().toList());
+    }
+
+    /** What the reader of the isolation test saw, in one unit of work. */
+    private record ReadSnapshot(List<Task> tasks, Task task, List<String> planning) {}
+
+    /** The exception the kit's units of work throw to make a store roll back. */
+    private static final class KitFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        KitFailure(String message) {
+            super(message);
+        }
+    }
+
+    /** An {@link Error} thrown by a unit of work; TS-1.2 says it reaches the caller as is. */
+    private static final class KitError extends Error {
+        private static final long serialVersionUID = 1L;
+
+        KitError(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package dev.taskagent.testkit;
+
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.testkit.ReferenceTaskStore.Defect;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The conformance kit bound to the reference store, correct and broken. Only {@link KitRun} runs these
+ * classes, through the JUnit Platform Launcher: they are nested classes of a class whose name does not
+ * end in {@code Test}, so surefire does not find them, and anything else that runs them (an IDE running a
+ * whole package) finds them disabled.
+ */
+final class KitSubjects {
+    private KitSubjects() {}
+
+    /** The kit against the reference store with some defects switched on. */
+    @ExtendWith(OnlyThroughKitRun.class)
+    abstract static class Subject extends TaskStoreConformanceTest {
+        abstract Set<Defect> defects();
+
+        @Override
+        protected TaskStore createStore(Clock clock) {
+            return new ReferenceTaskStore(clock, defects());
+        }
+
+        @Override
+        protected Optional<StorageFault> storageFault(TaskStore store) {
+            return Optional.of(((ReferenceTaskStore) store).storageFault());
+        }
+    }
+
+    /** Enables the subjects when {@link KitRun} runs them, and only then. */
+    static final class OnlyThroughKitRun implements ExecutionCondition {
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            return context.getConfigurationParameter(KitRun.SUBJECTS_PARAMETER).isPresent()
+                    ? ConditionEvaluationResult.enabled("run by KitRun")
+                    : ConditionEvaluationResult.disabled(
+                            "kit subjects (broken stores among them) run only through TaskStoreConformanceKitTest");
+        }
+    }
+
+    static final class Reference extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.noneOf(Defect.class);
+        }
+    }
+
+    /** One subject per defect, named after it. */
+    static Class<? extends Subject> withDefect(Defect defect) {
+        return switch (defect) {
+            case RACY_CLAIM -> RacyClaim.class;
+            case CLAIM_GIVES_UP_ON_CONFLICT -> ClaimGivesUpOnConflict.class;
+            case CLAIMS_ARCHIVED -> ClaimsArchived.class;
+            case NO_ROLLBACK -> NoRollback.class;
+            case DIRTY_READS -> DirtyReads.class;
+            case LOSES_CONCURRENT_APPENDS -> LosesConcurrentAppends.class;
+            case IGNORES_EXPECTED_VERSION -> IgnoresExpectedVersion.class;
+            case INSERT_DOES_NOT_RENUMBER -> InsertDoesNotRenumber.class;
+            case APPENDS_KEEP_VERSION -> AppendsKeepVersion.class;
+            case MESSAGES_NOT_MOVED -> MessagesNotMoved.class;
+            case CASE_INSENSITIVE_IDS -> CaseInsensitiveIds.class;
+            case TRIMS_TEXT -> TrimsText.class;
+            case LENIENT_ARGUMENTS -> LenientArguments.class;
+            case LEAKY_TRANSACTION -> LeakyTransaction.class;
+            case NESTED_JOINS_OUTER -> NestedJoinsOuter.class;
+            case RAW_STORAGE_FAILURES -> RawStorageFailures.class;
+        };
+    }
+
+    static final class RacyClaim extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.RACY_CLAIM);
+        }
+    }
+
+    static final class ClaimGivesUpOnConflict extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CLAIM_GIVES_UP_ON_CONFLICT);
+        }
+    }
+
+    static final class ClaimsArchived extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CLAIMS_ARCHIVED);
+        }
+    }
+
+    static final class NoRollback extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.NO_ROLLBACK);
+        }
+    }
+
+    static final class DirtyReads extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.DIRTY_READS);
+        }
+    }
+
+    static final class LosesConcurrentAppends extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.LOSES_CONCURRENT_APPENDS);
+        }
+    }
+
+    static final class IgnoresExpectedVersion extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.IGNORES_EXPECTED_VERSION);
+        }
+    }
+
+    static final class InsertDoesNotRenumber extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.INSERT_DOES_NOT_RENUMBER);
+        }
+    }
+
+    static final class AppendsKeepVersion extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.APPENDS_KEEP_VERSION);
+        }
+    }
+
+    static final class MessagesNotMoved extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.MESSAGES_NOT_MOVED);
+        }
+    }
+
+    static final class CaseInsensitiveIds extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CASE_INSENSITIVE_IDS);
+        }
+    }
+
+    static final class TrimsText extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.TRIMS_TEXT);
+        }
+    }
+
+    static final class LenientArguments extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.LENIENT_ARGUMENTS);
+        }
+    }
+
+    static final class LeakyTransaction extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.LEAKY_TRANSACTION);
+        }
+    }
+
+    static final class NestedJoinsOuter extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.NESTED_JOINS_OUTER);
+        }
+    }
+
+    static final class RawStorageFailures extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.RAW_STORAGE_FAILURES);
+        }
+    }
+}

@@ -1,0 +1,566 @@
+package dev.taskagent.testkit;
+
+import dev.taskagent.store.StaleTaskException;
+import dev.taskagent.store.StoreArguments;
+import dev.taskagent.store.TaskNotFoundException;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.store.TransactionWork;
+import dev.taskagent.task.Comment;
+import dev.taskagent.task.Link;
+import dev.taskagent.task.NewTask;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.task.TextLimits;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A small, obviously correct {@link TaskStore} for the kit's own tests (testkit cannot depend on
+ * storage-inmemory: that module depends on the testkit), with {@linkplain Defect defects} that can be
+ * switched on one at a time to prove that the kit fails broken stores.
+ *
+ * <p>Design: one lock serialises units of work; writes go straight to concurrent maps of immutable
+ * values and are undone from an undo log on rollback. Every lookup but the claim is a linear scan: slow,
+ * but too simple to be wrong; the claim reads a skip list of pending tasks kept in step with every
+ * write, so that the kit's claim races run in a blink.
+ *
+ * <p>Thread-safe.
+ */
+final class ReferenceTaskStore implements TaskStore {
+
+    /** Deliberate bugs, each modelled on a mistake real stores make. */
+    enum Defect {
+        /** Claim reads the next task, lets other transactions in, then writes it: SELECT-then-UPDATE. */
+        RACY_CLAIM,
+        /** Claim that loses the race to another claimer gives up and returns empty instead of retrying. */
+        CLAIM_GIVES_UP_ON_CONFLICT,
+        /** Claims archived tasks too (the filter was forgotten). */
+        CLAIMS_ARCHIVED,
+        /** A unit of work that throws keeps its writes (auto-commit). */
+        NO_ROLLBACK,
+        /** Units of work that only read take no lock and see writes of open units of work. */
+        DIRTY_READS,
+        /** Progress append reads the list, lets others in, writes the list back: read-modify-write. */
+        LOSES_CONCURRENT_APPENDS,
+        /** Updates ignore the expected version. */
+        IGNORES_EXPECTED_VERSION,
+        /** Insert puts the task at its position without moving later tasks down. */
+        INSERT_DOES_NOT_RENUMBER,
+        /** Appends (progress, comments, links) keep the version and updatedAt as they were. */
+        APPENDS_KEEP_VERSION,
+        /** Linking a message adds it without taking it from its previous holder. */
+        MESSAGES_NOT_MOVED,
+        /** Session ids, assignees and message ids compare ignoring case, like a _ci collation. */
+        CASE_INSENSITIVE_IDS,
+        /** Descriptions and progress are trimmed before they are stored. */
+        TRIMS_TEXT,
+        /** Arguments are not checked: negative positions, blank ids, long texts go through. */
+        LENIENT_ARGUMENTS,
+        /** A transaction keeps working after its unit of work and on other threads. */
+        LEAKY_TRANSACTION,
+        /** A nested inTransaction joins the outer unit of work instead of being refused. */
+        NESTED_JOINS_OUTER,
+        /** A storage failure surfaces as an UncheckedIOException instead of a TaskStoreException. */
+        RAW_STORAGE_FAILURES
+    }
+
+    private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
+            .reversed()
+            .thenComparing(Task::createdAt)
+            .thenComparingLong(Task::id);
+
+    private final Clock clock;
+    private final Set<Defect> defects;
+    private final ReentrantLock lock;
+    private final ThreadLocal<Unit> currentUnit = new ThreadLocal<>();
+    private final AtomicLong lastId = new AtomicLong();
+    private final Map<Long, Task> tasks = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> planning = new ConcurrentHashMap<>();
+    /** The pending tasks that have an assignee, by assignee, then in claim order: the claim's index. */
+    private final NavigableMap<ClaimKey, Task> pending = new ConcurrentSkipListMap<>();
+
+    private volatile boolean storageBroken;
+
+    ReferenceTaskStore(Clock clock, Set<Defect> defects) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.defects = defects.isEmpty() ? EnumSet.noneOf(Defect.class) : EnumSet.copyOf(defects);
+        // A fair lock queues the thread that lets others in behind them, so the races these defects open
+        // show up on every run; the correct store does not need the (slower) fairness.
+        boolean racy = has(Defect.RACY_CLAIM)
+                || has(Defect.CLAIM_GIVES_UP_ON_CONFLICT)
+                || has(Defect.LOSES_CONCURRENT_APPENDS);
+        this.lock = new ReentrantLock(racy);
+    }
+
+    /** A switch for the kit's TS-1.6 test: while on, every operation fails like a dead disk. */
+    TaskStoreConformanceTest.StorageFault storageFault() {
+        return new TaskStoreConformanceTest.StorageFault() {
+            @Override
+            public void inject() {
+                storageBroken = true;
+            }
+
+            @Override
+            public void clear() {
+                storageBroken = false;
+            }
+        };
+    }
+
+    @Override
+    public <R> R inTransaction(TransactionWork<R> work) {
+        Objects.requireNonNull(work, "work");
+        Unit outer = currentUnit.get();
+        if (outer != null) {
+            if (has(Defect.NESTED_JOINS_OUTER)) {
+                return work.execute(outer);
+            }
+            throw new IllegalStateException("inTransaction called inside a unit of work of this store");
+        }
+        checkStorage();
+        Unit unit = new Unit();
+        if (!has(Defect.DIRTY_READS)) {
+            unit.lockForWrites();
+        }
+        currentUnit.set(unit);
+        try {
+            R result = work.execute(unit);
+            checkStorage();
+            return result;
+        } catch (Throwable e) {
+            if (!has(Defect.NO_ROLLBACK)) {
+                unit.rollback();
+            }
+            throw e;
+        } finally {
+            unit.ended = true;
+            currentUnit.remove();
+            unit.unlock();
+        }
+    }
+
+    private boolean has(Defect defect) {
+        return defects.contains(defect);
+    }
+
+    private void checkStorage() {
+        if (storageBroken) {
+            IOException cause = new IOException("disk unavailable");
+            throw has(Defect.RAW_STORAGE_FAILURES)
+                    ? new UncheckedIOException(cause)
+                    : new TaskStoreException("The reference store's storage failed", cause);
+        }
+    }
+
+    private String key(String id) {
+        return has(Defect.CASE_INSENSITIVE_IDS) ? id.toLowerCase(Locale.ROOT).strip() : id;
+    }
+
+    /** Stores a task (or removes it, when {@code next} is null), keeping the claim index in step. */
+    private void replace(long id, Task previous, Task next) {
+        if (previous != null) {
+            pending.remove(ClaimKey.of(previous, key(previous.assignee() == null ? "" : previous.assignee())));
+        }
+        if (next == null) {
+            tasks.remove(id);
+            return;
+        }
+        tasks.put(id, next);
+        if (next.assignee() != null && next.status() == TaskStatus.PENDING) {
+            pending.put(ClaimKey.of(next, key(next.assignee())), next);
+        }
+    }
+
+    /** A pending task's place in the claim index. */
+    private record ClaimKey(String assignee, int priority, Instant createdAt, long id) implements Comparable<ClaimKey> {
+        private static final Comparator<ClaimKey> ORDER = Comparator.comparing(ClaimKey::assignee)
+                .thenComparing(ClaimKey::priority, Comparator.reverseOrder())
+                .thenComparing(ClaimKey::createdAt)
+                .thenComparingLong(ClaimKey::id);
+
+        static ClaimKey of(Task task, String assigneeKey) {
+            return new ClaimKey(assigneeKey, task.priority(), task.createdAt(), task.id());
+        }
+
+        static ClaimKey first(String assigneeKey) {
+            return new ClaimKey(assigneeKey, Integer.MAX_VALUE, Instant.MIN, Long.MIN_VALUE);
+        }
+
+        @Override
+        public int compareTo(ClaimKey other) {
+            return ORDER.compare(this, other);
+        }
+    }
+
+    private boolean sameId(String left, String right) {
+        return left != null && right != null && key(left).equals(key(right));
+    }
+
+    private String stored(String text) {
+        return has(Defect.TRIMS_TEXT) ? text.strip() : text;
+    }
+
+    /** One unit of work: writes apply at once and are logged for undo. */
+    private final class Unit implements TaskTransaction {
+        private final Thread owner = Thread.currentThread();
+        private final Deque<Runnable> undo = new ArrayDeque<>();
+        private volatile boolean ended;
+        private boolean locked;
+
+        void lockForWrites() {
+            if (!locked) {
+                lock.lock();
+                locked = true;
+            }
+        }
+
+        void unlock() {
+            if (locked) {
+                locked = false;
+                lock.unlock();
+            }
+        }
+
+        /** Lets the other transactions in, as a database does between two statements without locks. */
+        void letOthersIn() {
+            lock.unlock();
+            Thread.yield();
+            lock.lock();
+        }
+
+        void rollback() {
+            while (!undo.isEmpty()) {
+                undo.pop().run();
+            }
+        }
+
+        private void check() {
+            if (has(Defect.LEAKY_TRANSACTION)) {
+                return;
+            }
+            if (ended) {
+                throw new IllegalStateException("the unit of work of this transaction has ended");
+            }
+            if (Thread.currentThread() != owner) {
+                throw new IllegalStateException("a transaction may only be used on the thread of its unit of work");
+            }
+        }
+
+        private void write() {
+            check();
+            checkStorage();
+            lockForWrites();
+        }
+
+        private void read() {
+            check();
+            checkStorage();
+        }
+
+        @Override
+        public Optional<Task> findTask(long taskId) {
+            read();
+            taskId(taskId);
+            return Optional.ofNullable(tasks.get(taskId));
+        }
+
+        @Override
+        public List<Task> listTasks(String sessionId) {
+            read();
+            sessionId(sessionId);
+            return tasks.values().stream()
+                    .filter(task -> sameId(task.sessionId(), sessionId))
+                    .sorted(Comparator.comparingInt(Task::order).thenComparingLong(Task::id))
+                    .toList();
+        }
+
+        @Override
+        public List<Task> listQueue(String assignee) {
+            read();
+            name(assignee, "assignee");
+            return tasks.values().stream()
+                    .filter(task -> sameId(task.assignee(), assignee) && !task.archived())
+                    .sorted(CLAIM_ORDER)
+                    .toList();
+        }
+
+        @Override
+        public List<String> planningMessageIds(String sessionId) {
+            read();
+            sessionId(sessionId);
+            return planning.getOrDefault(key(sessionId), List.of());
+        }
+
+        @Override
+        public Task insertTask(NewTask spec, int afterOrder) {
+            check();
+            Objects.requireNonNull(spec, "task");
+            int position =
+                    has(Defect.LENIENT_ARGUMENTS) ? Math.max(0, afterOrder) : StoreArguments.afterOrder(afterOrder);
+            write();
+            List<Task> session = listTasks(spec.sessionId());
+            int index = Math.min(position, session.size());
+            Instant now = clock.instant();
+            Task task = Task.builder()
+                    .id(lastId.incrementAndGet())
+                    .sessionId(spec.sessionId())
+                    .order(index + 1)
+                    .description(stored(spec.description()))
+                    .steps(spec.steps())
+                    .priority(spec.priority())
+                    .assignee(spec.assignee())
+                    .createdBy(spec.createdBy())
+                    .createdAt(now)
+                    .updatedAt(now)
+                    .version(1)
+                    .build();
+            put(task);
+            if (!has(Defect.INSERT_DOES_NOT_RENUMBER)) {
+                for (int later = index; later < session.size(); later++) {
+                    put(session.get(later).toBuilder().order(later + 2).build());
+                }
+            }
+            return task;
+        }
+
+        @Override
+        public Task updateTask(TaskUpdate update) {
+            check();
+            Objects.requireNonNull(update, "update");
+            write();
+            Task current = existing(update.taskId());
+            if (!has(Defect.IGNORES_EXPECTED_VERSION)
+                    && update.expectedVersion().isPresent()
+                    && update.expectedVersion().getAsLong() != current.version()) {
+                throw new StaleTaskException(
+                        current.id(), update.expectedVersion().getAsLong(), current.version());
+            }
+            return save(update.applyTo(current), current);
+        }
+
+        @Override
+        public Task appendProgress(long taskId, String progress) {
+            check();
+            text(progress, "progress");
+            write();
+            Task current = existing(taskId);
+            if (has(Defect.LOSES_CONCURRENT_APPENDS)) {
+                letOthersIn();
+            }
+            return saveAppend(current.toBuilder().progresses(plus(current.progresses(), stored(progress))), current);
+        }
+
+        @Override
+        public Task addComment(long taskId, String author, String text) {
+            check();
+            name(author, "author");
+            text(text, "text");
+            write();
+            Task current = existing(taskId);
+            Comment comment = new Comment(author, text, clock.instant());
+            return saveAppend(current.toBuilder().comments(plus(current.comments(), comment)), current);
+        }
+
+        @Override
+        public Task addLink(long taskId, String url, String description, String author) {
+            check();
+            text(url, "url");
+            Objects.requireNonNull(description, "description");
+            if (!has(Defect.LENIENT_ARGUMENTS)) {
+                TextLimits.check(description, "description");
+            }
+            name(author, "author");
+            write();
+            Task current = existing(taskId);
+            Link link = new Link(url, description, author, clock.instant());
+            return saveAppend(current.toBuilder().links(plus(current.links(), link)), current);
+        }
+
+        @Override
+        public Task linkMessages(long taskId, List<String> messageIds) {
+            check();
+            List<String> ids = messageIds(messageIds);
+            write();
+            Task current = existing(taskId);
+            LinkedHashSet<String> linked = new LinkedHashSet<>(current.messageIds());
+            for (String messageId : ids) {
+                if (current.messageIds().stream().noneMatch(held -> sameId(held, messageId)) && linked.add(messageId)) {
+                    detach(current.sessionId(), messageId, taskId);
+                }
+            }
+            Task fresh = tasks.get(taskId);
+            return save(fresh.toBuilder().messageIds(List.copyOf(linked)), fresh);
+        }
+
+        @Override
+        public void linkMessagesToPlanningSection(String sessionId, List<String> messageIds) {
+            check();
+            sessionId(sessionId);
+            List<String> ids = messageIds(messageIds);
+            write();
+            List<String> section = new ArrayList<>(planning.getOrDefault(key(sessionId), List.of()));
+            for (String messageId : ids) {
+                if (section.stream().noneMatch(held -> sameId(held, messageId))) {
+                    detach(sessionId, messageId, 0);
+                    section.add(messageId);
+                }
+            }
+            putPlanning(key(sessionId), List.copyOf(section));
+        }
+
+        @Override
+        public Optional<Task> claimNext(String assignee) {
+            check();
+            name(assignee, "assignee");
+            write();
+            Optional<Task> candidate = pending.tailMap(ClaimKey.first(key(assignee))).entrySet().stream()
+                    .takeWhile(entry -> entry.getKey().assignee().equals(key(assignee)))
+                    .map(Map.Entry::getValue)
+                    .filter(task -> !task.archived() || has(Defect.CLAIMS_ARCHIVED))
+                    .findFirst();
+            if (candidate.isEmpty()) {
+                return Optional.empty();
+            }
+            if (has(Defect.RACY_CLAIM) || has(Defect.CLAIM_GIVES_UP_ON_CONFLICT)) {
+                letOthersIn();
+            }
+            Task current = tasks.get(candidate.get().id());
+            if (has(Defect.CLAIM_GIVES_UP_ON_CONFLICT) && current.status() != TaskStatus.PENDING) {
+                return Optional.empty();
+            }
+            return Optional.of(save(current.toBuilder().status(TaskStatus.RUNNING), current));
+        }
+
+        private void detach(String sessionId, String messageId, long newHolder) {
+            if (has(Defect.MESSAGES_NOT_MOVED)) {
+                return;
+            }
+            List<String> section = planning.get(key(sessionId));
+            if (newHolder != 0 && section != null && section.stream().anyMatch(held -> sameId(held, messageId))) {
+                putPlanning(
+                        key(sessionId),
+                        section.stream()
+                                .filter(held -> !sameId(held, messageId))
+                                .toList());
+            }
+            for (Task holder : List.copyOf(tasks.values())) {
+                if (holder.id() != newHolder
+                        && sameId(holder.sessionId(), sessionId)
+                        && holder.messageIds().stream().anyMatch(held -> sameId(held, messageId))) {
+                    List<String> remaining = holder.messageIds().stream()
+                            .filter(held -> !sameId(held, messageId))
+                            .toList();
+                    save(holder.toBuilder().messageIds(remaining), holder);
+                }
+            }
+        }
+
+        private Task existing(long taskId) {
+            taskId(taskId);
+            Task task = tasks.get(taskId);
+            if (task == null) {
+                throw new TaskNotFoundException(taskId);
+            }
+            return task;
+        }
+
+        private Task save(Task.Builder changed, Task current) {
+            Task task = changed.version(current.version() + 1)
+                    .updatedAt(clock.instant())
+                    .build();
+            put(task);
+            return task;
+        }
+
+        private Task saveAppend(Task.Builder changed, Task current) {
+            if (has(Defect.APPENDS_KEEP_VERSION)) {
+                Task task = changed.build();
+                put(task);
+                return task;
+            }
+            return save(changed, current);
+        }
+
+        private void put(Task task) {
+            Task previous = tasks.get(task.id());
+            replace(task.id(), previous, task);
+            undo.push(() -> replace(task.id(), task, previous));
+        }
+
+        private void putPlanning(String sessionKey, List<String> section) {
+            List<String> previous = planning.put(sessionKey, section);
+            undo.push(() -> {
+                if (previous == null) {
+                    planning.remove(sessionKey);
+                } else {
+                    planning.put(sessionKey, previous);
+                }
+            });
+        }
+
+        // The argument checks of TS-8.1, or, with LENIENT_ARGUMENTS, only what Java enforces anyway.
+
+        private void taskId(long taskId) {
+            if (!has(Defect.LENIENT_ARGUMENTS)) {
+                StoreArguments.taskId(taskId);
+            }
+        }
+
+        private void sessionId(String sessionId) {
+            Objects.requireNonNull(sessionId, "sessionId");
+            if (!has(Defect.LENIENT_ARGUMENTS)) {
+                StoreArguments.sessionId(sessionId);
+            }
+        }
+
+        private void name(String value, String what) {
+            Objects.requireNonNull(value, what);
+            if (!has(Defect.LENIENT_ARGUMENTS)) {
+                StoreArguments.name(value, what);
+            }
+        }
+
+        private void text(String value, String what) {
+            Objects.requireNonNull(value, what);
+            if (!has(Defect.LENIENT_ARGUMENTS)) {
+                StoreArguments.text(value, what);
+            }
+        }
+
+        private List<String> messageIds(List<String> ids) {
+            List<String> copy = List.copyOf(ids);
+            if (!has(Defect.LENIENT_ARGUMENTS)) {
+                StoreArguments.messageIds(copy);
+            }
+            return copy;
+        }
+    }
+
+    private static <T> List<T> plus(List<T> list, T element) {
+        List<T> result = new ArrayList<>(list);
+        result.add(element);
+        return result;
+    }
+}

@@ -1,0 +1,189 @@
+package dev.taskagent.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.taskagent.testkit.ReferenceTaskStore.Defect;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Tests the conformance kit itself: it passes a correct store, and it fails each deliberately broken
+ * store on exactly the rules that store breaks. The kit runs through the JUnit Platform Launcher
+ * against the subjects in {@link KitSubjects}.
+ */
+class TaskStoreConformanceKitTest {
+
+    /** Every rule of the contract in TaskStore's javadoc; TS-1.7 is permissive and needs no test. */
+    private static final List<String> RULES = List.of(
+            "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "2.1", "2.2", "2.3", "2.4", "2.5", "3.1", "3.2", "3.3", "3.4",
+            "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "5.2", "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2",
+            "7.3", "7.4", "7.5", "8.1");
+
+    private static final Pattern TEST_NAME = Pattern.compile("ts(\\d)(\\d)_[a-z][A-Za-z]+");
+
+    @Test
+    void correctStorePassesEveryTestOfTheKit() {
+        KitRun run = KitRun.of(KitSubjects.Reference.class);
+
+        assertThat(run.containerFailures()).isEmpty();
+        assertThat(run.failed()).isEmpty();
+        assertThat(run.skipped()).isEmpty();
+        assertThat(run.passed()).isEqualTo(kitTestNames());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Defect.class)
+    void brokenStoreFailsExactlyTheTestsOfTheRulesItBreaks(Defect defect) {
+        Expectation expected = expectation(defect);
+
+        KitRun run = KitRun.of(KitSubjects.withDefect(defect));
+
+        assertThat(run.containerFailures()).isEmpty();
+        assertThat(run.skipped()).isEmpty();
+        assertThat(run.failed().keySet())
+                .as("failed tests of the store with %s", defect)
+                .containsAll(expected.mustFail());
+        Set<String> unexpected = new TreeSet<>(run.failed().keySet());
+        unexpected.removeAll(expected.mustFail());
+        unexpected.removeAll(expected.mayFail());
+        assertThat(run.failed())
+                .as("tests the store with %s failed although it keeps their rules", defect)
+                .doesNotContainKeys(unexpected.toArray(String[]::new));
+    }
+
+    @Test
+    void kitHasATestForEveryRuleOfTheContract() {
+        Set<String> citedRules = kitTestNames().stream()
+                .map(TEST_NAME::matcher)
+                .filter(Matcher::matches)
+                .map(matcher -> matcher.group(1) + "." + matcher.group(2))
+                .collect(Collectors.toCollection(TreeSet::new));
+
+        assertThat(citedRules).containsExactlyInAnyOrderElementsOf(RULES);
+    }
+
+    @Test
+    void everyKitTestIsNamedAfterTheRuleItChecks() {
+        assertThat(kitTestNames()).hasSizeGreaterThanOrEqualTo(40).allSatisfy(name -> assertThat(name)
+                .matches(TEST_NAME));
+    }
+
+    @Test
+    void everyExpectedFailureNamesATestOfTheKit() {
+        Set<String> named = new HashSet<>();
+        for (Defect defect : Defect.values()) {
+            named.addAll(expectation(defect).mustFail());
+            named.addAll(expectation(defect).mayFail());
+        }
+
+        assertThat(kitTestNames()).containsAll(named);
+    }
+
+    /** Which tests a store with the defect must fail, and which ones it may fail besides (races). */
+    private static Expectation expectation(Defect defect) {
+        return switch (defect) {
+            case RACY_CLAIM ->
+                new Expectation(
+                        Set.of("ts72_concurrentClaimersOnOneAssigneeClaimEachTaskExactlyOnce"),
+                        Set.of("ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain"));
+            case CLAIM_GIVES_UP_ON_CONFLICT ->
+                new Expectation(
+                        Set.of("ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain"),
+                        Set.of("ts72_concurrentClaimersOnOneAssigneeClaimEachTaskExactlyOnce"));
+            case CLAIMS_ARCHIVED ->
+                Expectation.exactly(
+                        "ts73_claimWithNothingClaimableReturnsEmptyAndWritesNothing",
+                        "ts74_claimFollowsReassignmentAndArchiving",
+                        "ts74_claimNeverReturnsAnotherAssigneesArchivedOrStartedTask");
+            case NO_ROLLBACK ->
+                Expectation.exactly(
+                        "ts12_errorIsRethrownAsIsAndRollsBack",
+                        "ts12_exceptionRollsBackAppends",
+                        "ts12_exceptionRollsBackClaims",
+                        "ts12_exceptionRollsBackInserts",
+                        "ts12_exceptionRollsBackMessageLinks",
+                        "ts12_exceptionRollsBackUpdates",
+                        "ts12_exceptionThrownByTheStoreRollsBackTheUnitOfWorkItLeaves",
+                        "ts13_otherTransactionsNeverSeeUncommittedWrites",
+                        "ts16_storageFailureSurfacesAsTaskStoreExceptionAndRollsBack");
+            case DIRTY_READS ->
+                new Expectation(
+                        Set.of("ts13_otherTransactionsNeverSeeUncommittedWrites"),
+                        Set.of("ts13_otherTransactionsNeverSeePartOfAUnitOfWork"));
+            case LOSES_CONCURRENT_APPENDS -> Expectation.exactly("ts53_concurrentProgressAppendsAreNeverLost");
+            case IGNORES_EXPECTED_VERSION ->
+                Expectation.exactly(
+                        "ts43_ofTwoConcurrentUpdatesExpectingTheSameVersionExactlyOneWins",
+                        "ts43_updateExpectingAnOldVersionIsRefusedAndWritesNothing");
+            case INSERT_DOES_NOT_RENUMBER ->
+                Expectation.exactly(
+                        "ts22_listTasksReturnsTheSessionsTasksInOrder",
+                        "ts24_unitOfWorkReadsItsOwnWrites",
+                        "ts31_insertAfterZeroPutsTheTaskFirst",
+                        "ts31_insertAtShiftsLaterOrders",
+                        "ts35_concurrentInsertsIntoOneSessionKeepOrdersContiguous",
+                        "ts35_ordersStayContiguousAfterAnySequenceOfInserts");
+            case APPENDS_KEEP_VERSION ->
+                Expectation.exactly(
+                        "ts21_findTaskReturnsEveryField",
+                        "ts42_updatesAndAppendsIncrementTheVersionAndStampUpdatedAt",
+                        "ts43_updateExpectingAnOldVersionIsRefusedAndWritesNothing",
+                        "ts53_concurrentCommentsAndLinksAreNeverLost",
+                        "ts53_concurrentProgressAppendsAreNeverLost");
+            case MESSAGES_NOT_MOVED ->
+                Expectation.exactly(
+                        "ts24_unitOfWorkReadsItsOwnWrites",
+                        "ts62_linkingAMessageToAnotherTaskMovesIt",
+                        "ts62_linkingMovesMessagesBetweenTasksAndThePlanningSection");
+            case CASE_INSENSITIVE_IDS ->
+                Expectation.exactly(
+                        "ts22_sessionIdsAreComparedExactly",
+                        "ts54_idsAndNamesAreStoredVerbatim",
+                        "ts62_messageIdsAreComparedExactly",
+                        "ts74_assigneesAreComparedExactly");
+            case TRIMS_TEXT -> Expectation.exactly("ts54_textsAreStoredVerbatim");
+            case LENIENT_ARGUMENTS ->
+                Expectation.exactly(
+                        "ts33_negativePositionIsRefusedAndWritesNothing",
+                        "ts81_blankSessionIdsAndNamesThrowIllegalArgumentAndWriteNothing",
+                        "ts81_blankTextsThrowIllegalArgumentAndWriteNothing",
+                        "ts81_nonPositiveTaskIdsThrowIllegalArgumentAndWriteNothing",
+                        "ts81_textsAndNamesOverTheLimitThrowIllegalArgumentAndWriteNothing");
+            case LEAKY_TRANSACTION ->
+                Expectation.exactly(
+                        "ts14_transactionIsUnusableAfterItsUnitOfWorkReturned",
+                        "ts14_transactionIsUnusableFromAnotherThread");
+            case NESTED_JOINS_OUTER ->
+                Expectation.exactly("ts15_nestedInTransactionIsRefusedAndTheOuterUnitStaysUsable");
+            case RAW_STORAGE_FAILURES ->
+                Expectation.exactly("ts16_storageFailureSurfacesAsTaskStoreExceptionAndRollsBack");
+        };
+    }
+
+    private static Set<String> kitTestNames() {
+        return Arrays.stream(TaskStoreConformanceTest.class.getDeclaredMethods())
+                .filter(method -> method.isAnnotationPresent(Test.class))
+                .map(Method::getName)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /**
+     * The kit tests a broken store must fail, and those it may fail too because the race that shows its
+     * defect there does not happen on every run.
+     */
+    private record Expectation(Set<String> mustFail, Set<String> mayFail) {
+        static Expectation exactly(String... tests) {
+            return new Expectation(Set.of(tests), Set.of());
+        }
+    }
+}
