@@ -1,0 +1,168 @@
+package dev.taskagent.store.jdbc;
+
+import dev.taskagent.task.TaskStatus;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
+import java.time.LocalDateTime;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What differs between databases: the claim, the insert-if-absent of a session row, the lock that
+ * serialises schema migrations, and which failures are transient conflicts worth another attempt. One
+ * subclass per database; the schema lives in {@code db/<folder>/} resources with the same file names.
+ *
+ * <p>Stateless and thread-safe.
+ */
+abstract class Dialect {
+    static final String PENDING = "'" + TaskStatus.PENDING.wireName() + "'";
+    static final String RUNNING = "'" + TaskStatus.RUNNING.wireName() + "'";
+
+    /** The claim's WHERE clause: the assignee's pending, non-archived tasks (TS-7.1, TS-7.4). */
+    static final String CLAIMABLE = "assignee = ? AND status = " + PENDING + " AND archived = FALSE";
+
+    /** Marks a claimed task running; every write bumps the version and updatedAt (TS-4.2). */
+    static final String SET_RUNNING =
+            "UPDATE taskagent_tasks SET status = " + RUNNING + ", version = version + 1, updated_at = ?";
+
+    private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
+    private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?-MariaDB");
+
+    /** @return the public name of this dialect */
+    abstract JdbcDialect id();
+
+    /** @return the resource folder under {@code dev/taskagent/store/jdbc/db/} holding the schema */
+    abstract String folder();
+
+    /**
+     * Takes the lock that serialises schema migrations of this schema across processes. Held until
+     * {@link #unlockSchema} or the end of the transaction, whichever the database ties it to.
+     */
+    abstract void lockSchema(Connection connection) throws SQLException;
+
+    /** Releases what {@link #lockSchema} took, when it outlives transactions. */
+    void unlockSchema(Connection connection) throws SQLException {}
+
+    /** @return an INSERT of (version, description, installed_at) into the version table that ignores a duplicate */
+    abstract String insertSchemaVersionIfAbsent();
+
+    /**
+     * Inserts a session row unless it exists, without failing the transaction when a concurrent
+     * transaction inserted it first.
+     */
+    abstract void insertSessionIfAbsent(Connection connection, String sessionId) throws SQLException;
+
+    /**
+     * Claims the assignee's next pending task: marks it running, bumps its version and updatedAt, and
+     * leaves it locked by this transaction. Never hands one task to two transactions.
+     *
+     * @return the claimed task's id, or empty when nothing is claimable
+     */
+    abstract OptionalLong claimNext(Connection connection, String assignee, LocalDateTime now) throws SQLException;
+
+    /** Prepares an INSERT whose generated {@code id} is read with {@code getGeneratedKeys()}, column 1. */
+    PreparedStatement prepareInsertReturningId(Connection connection, String sql) throws SQLException {
+        return connection.prepareStatement(sql, new String[] {"id"});
+    }
+
+    /**
+     * Prepares a connection for a unit of work: auto-commit off, READ COMMITTED. Setting the level only
+     * when it differs spares a round trip on drivers that know their level.
+     */
+    void begin(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+        if (connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
+    }
+
+    /**
+     * Tells whether a failure is a transient conflict (deadlock, serialisation failure, lock timeout)
+     * after which the unit of work may run again (TS-1.7).
+     */
+    boolean isTransient(SQLException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLTransactionRollbackException) {
+                return true;
+            }
+            if (cause instanceof SQLException sql) {
+                String state = sql.getSQLState();
+                if ("40001".equals(state) || "40P01".equals(state) || isTransientCode(sql)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Database-specific transient error codes. */
+    boolean isTransientCode(SQLException failure) {
+        return false;
+    }
+
+    /** Reads the first column of a one-row, one-column query, or empty. */
+    static OptionalLong queryLong(PreparedStatement statement) throws SQLException {
+        try (ResultSet rows = statement.executeQuery()) {
+            return rows.next() ? OptionalLong.of(rows.getLong(1)) : OptionalLong.empty();
+        }
+    }
+
+    /**
+     * Picks the dialect of a database from its metadata.
+     *
+     * @throws UnsupportedDatabaseException naming what was found and what is supported
+     */
+    static JdbcDialect detect(DatabaseMetaData metaData) throws SQLException {
+        String product = String.valueOf(metaData.getDatabaseProductName());
+        String version = String.valueOf(metaData.getDatabaseProductVersion());
+        int major = metaData.getDatabaseMajorVersion();
+        int minor = metaData.getDatabaseMinorVersion();
+        JdbcDialect dialect = null;
+        if (product.equalsIgnoreCase("H2")) {
+            dialect = major == 2 ? JdbcDialect.H2 : null;
+        } else if (product.equalsIgnoreCase("PostgreSQL")) {
+            dialect = major >= 12 ? JdbcDialect.POSTGRESQL : null;
+        } else if (product.equalsIgnoreCase("MariaDB") || version.contains("MariaDB")) {
+            // MySQL's own driver reports MariaDB as "MySQL 5.5.5-10.11.6-MariaDB".
+            Matcher matcher = MARIADB_VERSION.matcher(version);
+            int[] parsed = matcher.find() ? numbers(matcher) : new int[] {major, minor, 0};
+            dialect = atLeast(parsed, 10, 6, 0) ? JdbcDialect.MARIADB : null;
+        } else if (product.equalsIgnoreCase("MySQL")) {
+            Matcher matcher = VERSION.matcher(version);
+            int[] parsed = matcher.find() ? numbers(matcher) : new int[] {major, minor, 0};
+            dialect = atLeast(parsed, 8, 0, 17) ? JdbcDialect.MYSQL : null;
+        }
+        if (dialect == null) {
+            throw new UnsupportedDatabaseException(product, version);
+        }
+        return dialect;
+    }
+
+    private static int[] numbers(Matcher matcher) {
+        return new int[] {
+            Integer.parseInt(matcher.group(1)),
+            Integer.parseInt(matcher.group(2)),
+            matcher.group(3) == null ? 0 : Integer.parseInt(matcher.group(3))
+        };
+    }
+
+    private static boolean atLeast(int[] version, int major, int minor, int patch) {
+        if (version[0] != major) {
+            return version[0] > major;
+        }
+        if (version[1] != minor) {
+            return version[1] > minor;
+        }
+        return version[2] >= patch;
+    }
+
+    @Override
+    public String toString() {
+        return id().name();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.taskagent.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * H2 2.x, the embedded default. H2's {@code SKIP LOCKED} with {@code ORDER BY … LIMIT} locks every
+ * matching row, so the claim reads candidates in claim order and takes the first one whose conditional
+ * UPDATE (still pending, same assignee, not archived) changes exactly one row; H2 re-checks the condition
+ * on the committed row after waiting for a concurrent claimer's lock.
+ */
+final class H2Dialect extends Dialect {
+    static final H2Dialect INSTANCE = new H2Dialect();
+
+    /** How many candidates one read fetches; more are read when all of them were taken meanwhile. */
+    private static final int CANDIDATES = 8;
+
+    /**
+     * The ORDER BY names the index's equality columns too: they are constant here, but without them H2
+     * does not see that the claim index delivers the rows in order, and sorts every claimable row.
+     */
+    private static final String CANDIDATES_SQL = "SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE
+            + " ORDER BY assignee, status, archived, priority DESC, created_at, id LIMIT " + CANDIDATES;
+
+    private static final String CLAIM = SET_RUNNING + " WHERE id = ? AND " + CLAIMABLE;
+
+    /** H2's "Timeout trying to lock table" and "Concurrent update": another transaction held the row. */
+    private static final int LOCK_TIMEOUT = 50200;
+
+    private static final int CONCURRENT_UPDATE = 90131;
+    private static final String DUPLICATE_KEY = "23505";
+
+    private H2Dialect() {}
+
+    @Override
+    JdbcDialect id() {
+        return JdbcDialect.H2;
+    }
+
+    @Override
+    String folder() {
+        return "h2";
+    }
+
+    @Override
+    void lockSchema(Connection connection) {
+        // H2 commits on every DDL statement, so no lock outlives the first one; the migration relies on
+        // the store's JVM-wide migration lock and on idempotent statements instead (an embedded H2 file
+        // is opened by one process).
+    }
+
+    @Override
+    String insertSchemaVersionIfAbsent() {
+        return "MERGE INTO taskagent_schema_version (version, description, installed_at) KEY (version)"
+                + " VALUES (?, ?, ?)";
+    }
+
+    @Override
+    void insertSessionIfAbsent(Connection connection, String sessionId) throws SQLException {
+        // A failed statement does not end an H2 transaction, so a duplicate can simply be ignored.
+        try (PreparedStatement statement =
+                connection.prepareStatement("INSERT INTO taskagent_sessions (session_id) VALUES (?)")) {
+            statement.setString(1, sessionId);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            if (!DUPLICATE_KEY.equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    OptionalLong claimNext(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+        while (true) {
+            List<Long> candidates = candidates(connection, assignee);
+            if (candidates.isEmpty()) {
+                return OptionalLong.empty();
+            }
+            try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
+                for (long id : candidates) {
+                    claim.setObject(1, now);
+                    claim.setLong(2, id);
+                    claim.setString(3, assignee);
+                    if (claim.executeUpdate() == 1) {
+                        return OptionalLong.of(id);
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<Long> candidates(Connection connection, String assignee) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(CANDIDATES_SQL)) {
+            statement.setString(1, assignee);
+            try (ResultSet rows = statement.executeQuery()) {
+                List<Long> ids = new ArrayList<>(CANDIDATES);
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+                return ids;
+            }
+        }
+    }
+
+    @Override
+    boolean isTransientCode(SQLException failure) {
+        return failure.getErrorCode() == LOCK_TIMEOUT || failure.getErrorCode() == CONCURRENT_UPDATE;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.taskagent.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.regex.Pattern;
+
+/** Small JDBC helpers shared by the store's classes. */
+final class JdbcSupport {
+    private static final Pattern PASSWORD = Pattern.compile("(?i)(password=)[^&;]*");
+
+    private JdbcSupport() {}
+
+    static void closeQuietly(Connection connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException | RuntimeException ignored) {
+            // Nothing to do about a connection that will not close; the pool or the server reclaims it.
+        }
+    }
+
+    /** Times are stored as UTC without zone, to the microsecond: every supported database keeps that. */
+    static LocalDateTime toDatabase(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    static Instant fromDatabase(LocalDateTime value) {
+        return value.toInstant(ZoneOffset.UTC);
+    }
+
+    /** The clock's instant cut to what the databases store, so a task reads back as it was written. */
+    static Instant truncate(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** A driver's failure, fit for a message: its text with passwords masked, and its SQLState. */
+    static String describe(SQLException failure) {
+        return withoutSecrets(String.valueOf(failure.getMessage())) + " [SQLState " + failure.getSQLState() + "]";
+    }
+
+    /** A JDBC URL fit for a message or a log: passwords masked. */
+    static String withoutSecrets(String url) {
+        return PASSWORD.matcher(url).replaceAll("$1***");
+    }
+}

@@ -1,0 +1,598 @@
+package dev.taskagent.store.jdbc;
+
+import dev.taskagent.store.StaleTaskException;
+import dev.taskagent.store.StoreArguments;
+import dev.taskagent.store.TaskNotFoundException;
+import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.task.NewTask;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.task.TaskUpdate.Field;
+import dev.taskagent.task.TextLimits;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+
+/**
+ * One unit of work on one connection. Every write to a task first updates the task's row (version and
+ * updatedAt, TS-4.2), which locks it: writers of one task are serialised by the database, so appends are
+ * never lost and child rows get their ids in commit order. Writers of one session's order numbers and
+ * message links are serialised by locking the session's row.
+ *
+ * <p>Not thread-safe: used by the thread of its unit of work only (TS-1.4).
+ */
+final class JdbcTransaction implements TaskTransaction {
+    /** The owner of a message linked to the planning section (its task_id is NULL). */
+    private static final long PLANNING_SECTION = 0L;
+
+    /** Message ids looked up per statement (IN lists stay well within every database's limits). */
+    private static final int IN_LIST_SIZE = 200;
+
+    private static final String BUMP = "UPDATE taskagent_tasks SET version = version + 1, updated_at = ? WHERE id = ?";
+    private static final String INSERT_TASK = "INSERT INTO taskagent_tasks (session_id, task_order, description,"
+            + " status, priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
+            + " created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1)";
+
+    private final Connection connection;
+    private final Dialect dialect;
+    private final Clock clock;
+    private final String database;
+    private final Thread owner = Thread.currentThread();
+    private boolean ended;
+    private SQLException failure;
+
+    JdbcTransaction(Connection connection, Dialect dialect, Clock clock, String database) {
+        this.connection = connection;
+        this.dialect = dialect;
+        this.clock = clock;
+        this.database = database;
+    }
+
+    /** Ends the transaction: every later call throws {@link IllegalStateException} (TS-1.4). */
+    void end() {
+        ended = true;
+    }
+
+    /** @return the first storage failure this unit of work met, or null */
+    SQLException failure() {
+        return failure;
+    }
+
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs SQL, turning a failure into a {@link TaskStoreException} that names the operation (TS-1.6). */
+    private <T> T sql(String operation, SqlWork<T> work) {
+        if (failure != null) {
+            throw new TaskStoreException(
+                    "Cannot " + operation + ": an earlier statement of this unit of work" + " failed ("
+                            + JdbcSupport.describe(failure) + "), so it will be rolled back",
+                    failure);
+        }
+        try {
+            return work.run();
+        } catch (SQLException e) {
+            failure = e;
+            throw new TaskStoreException(
+                    "Could not " + operation + " on " + database + ": " + JdbcSupport.describe(e), e);
+        }
+    }
+
+    private void checkUsable() {
+        if (ended) {
+            throw new IllegalStateException("This TaskTransaction ended with its unit of work");
+        }
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("A TaskTransaction may only be used on the thread of its unit of work");
+        }
+    }
+
+    private Instant now() {
+        return JdbcSupport.truncate(clock.instant());
+    }
+
+    // ---- reads
+
+    @Override
+    public Optional<Task> findTask(long taskId) {
+        checkUsable();
+        StoreArguments.taskId(taskId);
+        return sql("read task " + taskId, () -> readOne(taskId));
+    }
+
+    @Override
+    public List<Task> listTasks(String sessionId) {
+        checkUsable();
+        StoreArguments.sessionId(sessionId);
+        return sql("list the tasks of session '" + sessionId + "'", () -> {
+            List<Task> tasks = new ArrayList<>(TaskReader.read(connection, TaskReader.Filter.session(sessionId)));
+            tasks.sort(TaskReader.SESSION_ORDER);
+            return List.copyOf(tasks);
+        });
+    }
+
+    @Override
+    public Optional<Task> findTaskByOrder(String sessionId, int order) {
+        checkUsable();
+        StoreArguments.sessionId(sessionId);
+        if (order < 1) {
+            return Optional.empty();
+        }
+        return sql(
+                "read task " + order + " of session '" + sessionId + "'",
+                () -> TaskReader.read(connection, TaskReader.Filter.sessionOrder(sessionId, order)).stream()
+                        .findFirst());
+    }
+
+    @Override
+    public List<Task> listQueue(String assignee) {
+        checkUsable();
+        StoreArguments.name(assignee, "assignee");
+        return sql("list the queue of '" + assignee + "'", () -> {
+            List<Task> tasks = new ArrayList<>(TaskReader.read(connection, TaskReader.Filter.queue(assignee)));
+            tasks.sort(TaskReader.CLAIM_ORDER);
+            return List.copyOf(tasks);
+        });
+    }
+
+    @Override
+    public List<String> planningMessageIds(String sessionId) {
+        checkUsable();
+        StoreArguments.sessionId(sessionId);
+        return sql("read the planning section of session '" + sessionId + "'", () -> {
+            try (PreparedStatement statement = connection.prepareStatement("SELECT message_id FROM taskagent_messages"
+                    + " WHERE session_id = ? AND task_id IS NULL ORDER BY seq")) {
+                statement.setString(1, sessionId);
+                try (ResultSet rows = statement.executeQuery()) {
+                    List<String> ids = new ArrayList<>();
+                    while (rows.next()) {
+                        ids.add(rows.getString(1));
+                    }
+                    return List.copyOf(ids);
+                }
+            }
+        });
+    }
+
+    private Optional<Task> readOne(long taskId) throws SQLException {
+        return TaskReader.read(connection, TaskReader.Filter.id(taskId)).stream()
+                .findFirst();
+    }
+
+    /** Reads a task this unit of work holds locked, so it exists. */
+    private Task readLocked(long taskId) throws SQLException {
+        return readOne(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
+    }
+
+    // ---- inserts
+
+    @Override
+    public Task insertTask(NewTask task, int afterOrder) {
+        checkUsable();
+        Objects.requireNonNull(task, "task");
+        StoreArguments.afterOrder(afterOrder);
+        String sessionId = task.sessionId();
+        return sql("insert a task into session '" + sessionId + "'", () -> {
+            lockSession(sessionId);
+            int count;
+            try (PreparedStatement statement =
+                    connection.prepareStatement("SELECT COUNT(*) FROM taskagent_tasks WHERE session_id = ?")) {
+                statement.setString(1, sessionId);
+                count = (int) Dialect.queryLong(statement).orElse(0);
+            }
+            int position = Math.min(afterOrder, count);
+            if (position < count) {
+                // No unique index on (session_id, task_order): the shift cannot collide with itself, and the
+                // session's lock keeps orders contiguous.
+                try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks"
+                        + " SET task_order = task_order + 1 WHERE session_id = ? AND task_order > ?")) {
+                    statement.setString(1, sessionId);
+                    statement.setInt(2, position);
+                    statement.executeUpdate();
+                }
+            }
+            Instant now = now();
+            long id;
+            try (PreparedStatement statement = dialect.prepareInsertReturningId(connection, INSERT_TASK)) {
+                statement.setString(1, sessionId);
+                statement.setInt(2, position + 1);
+                statement.setString(3, task.description());
+                statement.setString(4, TaskStatus.PENDING.wireName());
+                statement.setInt(5, task.priority());
+                statement.setString(6, task.assignee());
+                statement.setString(7, task.createdBy());
+                statement.setString(8, task.steps());
+                statement.setObject(9, JdbcSupport.toDatabase(now));
+                statement.setObject(10, JdbcSupport.toDatabase(now));
+                statement.executeUpdate();
+                try (ResultSet keys = statement.getGeneratedKeys()) {
+                    if (!keys.next()) {
+                        throw new SQLException("The database returned no id for the new task");
+                    }
+                    id = keys.getLong(1);
+                }
+            }
+            return Task.builder()
+                    .id(id)
+                    .sessionId(sessionId)
+                    .order(position + 1)
+                    .description(task.description())
+                    .status(TaskStatus.PENDING)
+                    .steps(task.steps())
+                    .priority(task.priority())
+                    .assignee(task.assignee())
+                    .createdBy(task.createdBy())
+                    .createdAt(now)
+                    .updatedAt(now)
+                    .version(1)
+                    .build();
+        });
+    }
+
+    /**
+     * Locks the session's row, creating it first if needed; serialises the writers of the session's
+     * order numbers and message links until this transaction ends.
+     */
+    private void lockSession(String sessionId) throws SQLException {
+        if (selectSessionForUpdate(sessionId)) {
+            return;
+        }
+        dialect.insertSessionIfAbsent(connection, sessionId);
+        if (!selectSessionForUpdate(sessionId)) {
+            // Inserted by a concurrent transaction that then rolled back: a conflict worth another attempt.
+            throw new SQLException("Session '" + sessionId + "' vanished while being created", "40001");
+        }
+    }
+
+    private boolean selectSessionForUpdate(String sessionId) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT session_id FROM taskagent_sessions WHERE session_id = ? FOR UPDATE")) {
+            statement.setString(1, sessionId);
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    // ---- updates
+
+    @Override
+    public Task updateTask(TaskUpdate update) {
+        checkUsable();
+        Objects.requireNonNull(update, "update");
+        long taskId = update.taskId();
+        return sql("update task " + taskId, () -> {
+            List<Object> values = new ArrayList<>();
+            StringBuilder sql = new StringBuilder("UPDATE taskagent_tasks SET version = version + 1, updated_at = ?");
+            values.add(JdbcSupport.toDatabase(now()));
+            set(sql, values, update, Field.DESCRIPTION, "description", update.description());
+            set(
+                    sql,
+                    values,
+                    update,
+                    Field.STATUS,
+                    "status",
+                    update.status() == null ? null : update.status().wireName());
+            set(sql, values, update, Field.PRIORITY, "priority", update.priority());
+            set(sql, values, update, Field.ASSIGNEE, "assignee", update.assignee());
+            set(sql, values, update, Field.PREVIOUS_ASSIGNEE, "previous_assignee", update.previousAssignee());
+            set(sql, values, update, Field.STEPS, "steps", update.steps());
+            set(sql, values, update, Field.CURRENT_STEP, "current_step", update.currentStep());
+            set(sql, values, update, Field.ARCHIVED, "archived", update.archived());
+            sql.append(" WHERE id = ?");
+            values.add(taskId);
+            OptionalLong expected = update.expectedVersion();
+            if (expected.isPresent()) {
+                sql.append(" AND version = ?");
+                values.add(expected.getAsLong());
+            }
+            int changed;
+            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+                for (int index = 0; index < values.size(); index++) {
+                    Object value = values.get(index);
+                    if (value == null) {
+                        statement.setNull(index + 1, Types.VARCHAR); // only text columns can be set to null
+                    } else {
+                        statement.setObject(index + 1, value);
+                    }
+                }
+                changed = statement.executeUpdate();
+            }
+            if (changed == 0) {
+                OptionalLong actual = currentVersion(taskId);
+                if (actual.isEmpty()) {
+                    throw new TaskNotFoundException(taskId);
+                }
+                throw new StaleTaskException(taskId, expected.orElse(-1), actual.getAsLong());
+            }
+            if (update.changes(Field.USER_PREFERENCES)) {
+                replacePreferences(taskId, update.userPreferences());
+            }
+            return readLocked(taskId);
+        });
+    }
+
+    private static void set(
+            StringBuilder sql, List<Object> values, TaskUpdate update, Field field, String column, Object value) {
+        if (update.changes(field)) {
+            sql.append(", ").append(column).append(" = ?");
+            values.add(value);
+        }
+    }
+
+    private OptionalLong currentVersion(long taskId) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT version FROM taskagent_tasks WHERE id = ?")) {
+            statement.setLong(1, taskId);
+            return Dialect.queryLong(statement);
+        }
+    }
+
+    private void replacePreferences(long taskId, List<String> preferences) throws SQLException {
+        try (PreparedStatement delete =
+                connection.prepareStatement("DELETE FROM taskagent_preferences WHERE task_id = ?")) {
+            delete.setLong(1, taskId);
+            delete.executeUpdate();
+        }
+        if (preferences.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement insert =
+                connection.prepareStatement("INSERT INTO taskagent_preferences (task_id, content) VALUES (?, ?)")) {
+            for (String preference : preferences) {
+                insert.setLong(1, taskId);
+                insert.setString(2, preference);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    /** Bumps the task's version and updatedAt, which locks its row until the transaction ends. */
+    private void bump(long taskId, Instant now) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(BUMP)) {
+            statement.setObject(1, JdbcSupport.toDatabase(now));
+            statement.setLong(2, taskId);
+            if (statement.executeUpdate() == 0) {
+                throw new TaskNotFoundException(taskId);
+            }
+        }
+    }
+
+    // ---- appends
+
+    @Override
+    public Task appendProgress(long taskId, String progress) {
+        checkUsable();
+        StoreArguments.text(progress, "progress");
+        StoreArguments.taskId(taskId);
+        return sql("append progress to task " + taskId, () -> {
+            bump(taskId, now());
+            try (PreparedStatement statement =
+                    connection.prepareStatement("INSERT INTO taskagent_progresses (task_id, content) VALUES (?, ?)")) {
+                statement.setLong(1, taskId);
+                statement.setString(2, progress);
+                statement.executeUpdate();
+            }
+            return readLocked(taskId);
+        });
+    }
+
+    @Override
+    public Task addComment(long taskId, String author, String text) {
+        checkUsable();
+        StoreArguments.name(author, "author");
+        StoreArguments.text(text, "text");
+        StoreArguments.taskId(taskId);
+        return sql("add a comment to task " + taskId, () -> {
+            Instant now = now();
+            bump(taskId, now);
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "INSERT INTO taskagent_comments (task_id, author, content, created_at) VALUES (?, ?, ?, ?)")) {
+                statement.setLong(1, taskId);
+                statement.setString(2, author);
+                statement.setString(3, text);
+                statement.setObject(4, JdbcSupport.toDatabase(now));
+                statement.executeUpdate();
+            }
+            return readLocked(taskId);
+        });
+    }
+
+    @Override
+    public Task addLink(long taskId, String url, String description, String author) {
+        checkUsable();
+        StoreArguments.text(url, "url");
+        TextLimits.check(description, "description");
+        StoreArguments.name(author, "author");
+        StoreArguments.taskId(taskId);
+        return sql("add a link to task " + taskId, () -> {
+            Instant now = now();
+            bump(taskId, now);
+            try (PreparedStatement statement = connection.prepareStatement("INSERT INTO taskagent_links"
+                    + " (task_id, url, description, author, created_at) VALUES (?, ?, ?, ?, ?)")) {
+                statement.setLong(1, taskId);
+                statement.setString(2, url);
+                statement.setString(3, description);
+                statement.setString(4, author);
+                statement.setObject(5, JdbcSupport.toDatabase(now));
+                statement.executeUpdate();
+            }
+            return readLocked(taskId);
+        });
+    }
+
+    // ---- messages
+
+    @Override
+    public Task linkMessages(long taskId, List<String> messageIds) {
+        checkUsable();
+        List<String> ids = StoreArguments.messageIds(messageIds);
+        StoreArguments.taskId(taskId);
+        return sql("link messages to task " + taskId, () -> {
+            String sessionId = sessionOf(taskId);
+            lockSession(sessionId);
+            Instant now = now();
+            bump(taskId, now);
+            moveMessages(sessionId, ids, taskId, now);
+            return readLocked(taskId);
+        });
+    }
+
+    @Override
+    public void linkMessagesToPlanningSection(String sessionId, List<String> messageIds) {
+        checkUsable();
+        StoreArguments.sessionId(sessionId);
+        List<String> ids = StoreArguments.messageIds(messageIds);
+        sql("link messages to the planning section of session '" + sessionId + "'", () -> {
+            lockSession(sessionId);
+            moveMessages(sessionId, ids, PLANNING_SECTION, now());
+            return null;
+        });
+    }
+
+    private String sessionOf(long taskId) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT session_id FROM taskagent_tasks WHERE id = ?")) {
+            statement.setLong(1, taskId);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    throw new TaskNotFoundException(taskId);
+                }
+                return rows.getString(1);
+            }
+        }
+    }
+
+    /**
+     * Gives messages to a new owner (a task, or the planning section), appended in the order given; a
+     * message the owner holds already stays where it is; a message held elsewhere in the session moves,
+     * and its previous task is written (TS-6.1, TS-6.2). The caller holds the session's lock.
+     */
+    private void moveMessages(String sessionId, List<String> messageIds, long newOwner, Instant now)
+            throws SQLException {
+        LinkedHashSet<String> distinct = new LinkedHashSet<>(messageIds);
+        if (distinct.isEmpty()) {
+            return;
+        }
+        Map<String, Long> owners = owners(sessionId, new ArrayList<>(distinct));
+        long seq = lastSeq(sessionId, newOwner);
+        TreeSet<Long> previousHolders = new TreeSet<>();
+        try (PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO taskagent_messages (session_id, message_id, task_id, seq) VALUES (?, ?, ?, ?)");
+                PreparedStatement move = connection.prepareStatement("UPDATE taskagent_messages SET task_id = ?,"
+                        + " seq = ? WHERE session_id = ? AND message_id = ?")) {
+            boolean inserts = false;
+            boolean moves = false;
+            for (String messageId : distinct) {
+                Long owner = owners.get(messageId);
+                if (owner != null && owner == newOwner) {
+                    continue;
+                }
+                seq++;
+                if (owner == null) {
+                    insert.setString(1, sessionId);
+                    insert.setString(2, messageId);
+                    setOwner(insert, 3, newOwner);
+                    insert.setLong(4, seq);
+                    insert.addBatch();
+                    inserts = true;
+                } else {
+                    setOwner(move, 1, newOwner);
+                    move.setLong(2, seq);
+                    move.setString(3, sessionId);
+                    move.setString(4, messageId);
+                    move.addBatch();
+                    moves = true;
+                    if (owner != PLANNING_SECTION) {
+                        previousHolders.add(owner);
+                    }
+                }
+            }
+            if (inserts) {
+                insert.executeBatch();
+            }
+            if (moves) {
+                move.executeBatch();
+            }
+        }
+        for (long holder : previousHolders) {
+            bump(holder, now);
+        }
+    }
+
+    private static void setOwner(PreparedStatement statement, int index, long owner) throws SQLException {
+        if (owner == PLANNING_SECTION) {
+            statement.setNull(index, Types.BIGINT);
+        } else {
+            statement.setLong(index, owner);
+        }
+    }
+
+    /** Maps each message id already linked in the session to its owner (a task id, or the planning section). */
+    private Map<String, Long> owners(String sessionId, List<String> messageIds) throws SQLException {
+        Map<String, Long> owners = new HashMap<>();
+        for (int from = 0; from < messageIds.size(); from += IN_LIST_SIZE) {
+            List<String> chunk = messageIds.subList(from, Math.min(messageIds.size(), from + IN_LIST_SIZE));
+            String placeholders = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+            try (PreparedStatement statement = connection.prepareStatement("SELECT message_id, task_id"
+                    + " FROM taskagent_messages WHERE session_id = ? AND message_id IN (" + placeholders + ")")) {
+                statement.setString(1, sessionId);
+                for (int index = 0; index < chunk.size(); index++) {
+                    statement.setString(index + 2, chunk.get(index));
+                }
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        long owner = rows.getLong(2);
+                        owners.put(rows.getString(1), rows.wasNull() ? PLANNING_SECTION : owner);
+                    }
+                }
+            }
+        }
+        return owners;
+    }
+
+    private long lastSeq(String sessionId, long owner) throws SQLException {
+        String sql = owner == PLANNING_SECTION
+                ? "SELECT MAX(seq) FROM taskagent_messages WHERE session_id = ? AND task_id IS NULL"
+                : "SELECT MAX(seq) FROM taskagent_messages WHERE task_id = ?";
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            if (owner == PLANNING_SECTION) {
+                statement.setString(1, sessionId);
+            } else {
+                statement.setLong(1, owner);
+            }
+            return Dialect.queryLong(statement).orElse(0); // MAX of no rows is NULL, read as 0
+        }
+    }
+
+    // ---- claims
+
+    @Override
+    public Optional<Task> claimNext(String assignee) {
+        checkUsable();
+        StoreArguments.name(assignee, "assignee");
+        return sql("claim the next task of '" + assignee + "'", () -> {
+            OptionalLong id = dialect.claimNext(connection, assignee, JdbcSupport.toDatabase(now()));
+            return id.isPresent() ? Optional.of(readLocked(id.getAsLong())) : Optional.empty();
+        });
+    }
+}

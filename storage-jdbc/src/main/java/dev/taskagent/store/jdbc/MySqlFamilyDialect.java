@@ -1,0 +1,81 @@
+package dev.taskagent.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.util.OptionalLong;
+
+/**
+ * MariaDB and MySQL. The claim locks the first claimable row with {@code SELECT … FOR UPDATE SKIP
+ * LOCKED}, then updates it. The SELECT walks the claim index, which matches its ORDER BY exactly: with any
+ * other plan InnoDB locks every row it scans and SKIP LOCKED stops working.
+ */
+abstract class MySqlFamilyDialect extends Dialect {
+    private static final String CLAIM_SELECT = "SELECT id FROM taskagent_tasks FORCE INDEX (taskagent_tasks_claim)"
+            + " WHERE " + CLAIMABLE + " ORDER BY claim_rank, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED";
+    private static final String CLAIM_UPDATE = SET_RUNNING + " WHERE id = ?";
+
+    /** The name of the migration lock: per database, within GET_LOCK's 64-character limit. */
+    private static final String LOCK_NAME = "CONCAT('taskagent.', SHA1(COALESCE(DATABASE(), '')))";
+
+    private static final int DEADLOCK = 1213;
+    private static final int LOCK_WAIT_TIMEOUT = 1205;
+    private static final int MIGRATION_LOCK_SECONDS = 120;
+
+    @Override
+    void lockSchema(Connection connection) throws SQLException {
+        // GET_LOCK belongs to the connection, not the transaction: DDL commits implicitly here.
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT GET_LOCK(" + LOCK_NAME + ", " + MIGRATION_LOCK_SECONDS + ")")) {
+            OptionalLong locked = queryLong(statement);
+            if (locked.isEmpty() || locked.getAsLong() != 1) {
+                throw new SQLException("Waited " + MIGRATION_LOCK_SECONDS + " s for another process to finish"
+                        + " migrating the taskagent schema (GET_LOCK); try again, or look for a stuck process");
+            }
+        }
+    }
+
+    @Override
+    void unlockSchema(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT RELEASE_LOCK(" + LOCK_NAME + ")")) {
+            statement.execute();
+        }
+    }
+
+    @Override
+    String insertSchemaVersionIfAbsent() {
+        return "INSERT IGNORE INTO taskagent_schema_version (version, description, installed_at) VALUES (?, ?, ?)";
+    }
+
+    @Override
+    void insertSessionIfAbsent(Connection connection, String sessionId) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement("INSERT IGNORE INTO taskagent_sessions (session_id) VALUES (?)")) {
+            statement.setString(1, sessionId);
+            statement.executeUpdate();
+        }
+    }
+
+    @Override
+    OptionalLong claimNext(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+        OptionalLong id;
+        try (PreparedStatement select = connection.prepareStatement(CLAIM_SELECT)) {
+            select.setString(1, assignee);
+            id = queryLong(select);
+        }
+        if (id.isPresent()) {
+            try (PreparedStatement update = connection.prepareStatement(CLAIM_UPDATE)) {
+                update.setObject(1, now);
+                update.setLong(2, id.getAsLong());
+                update.executeUpdate();
+            }
+        }
+        return id;
+    }
+
+    @Override
+    boolean isTransientCode(SQLException failure) {
+        return failure.getErrorCode() == DEADLOCK || failure.getErrorCode() == LOCK_WAIT_TIMEOUT;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.taskagent.store.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.util.OptionalLong;
+
+/**
+ * PostgreSQL 12 or later. The claim is one statement: an UPDATE of the row that a {@code FOR UPDATE SKIP
+ * LOCKED} subquery picked and locked, so concurrent claimers step over each other's rows instead of
+ * queueing behind them or taking the same one.
+ */
+final class PostgresDialect extends Dialect {
+    static final PostgresDialect INSTANCE = new PostgresDialect();
+
+    private static final String CLAIM = SET_RUNNING + " WHERE id = (SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE
+            + " ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id";
+
+    private static final String LOCK_KEY = "hashtext('taskagent schema'), hashtext(COALESCE(current_schema(), ''))";
+
+    private PostgresDialect() {}
+
+    @Override
+    JdbcDialect id() {
+        return JdbcDialect.POSTGRESQL;
+    }
+
+    @Override
+    String folder() {
+        return "postgresql";
+    }
+
+    @Override
+    void lockSchema(Connection connection) throws SQLException {
+        // A session-level advisory lock per schema, so that it spans the migrations' own commits.
+        try (PreparedStatement statement = connection.prepareStatement("SELECT pg_advisory_lock(" + LOCK_KEY + ")")) {
+            statement.execute();
+        }
+    }
+
+    @Override
+    void unlockSchema(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT pg_advisory_unlock(" + LOCK_KEY + ")")) {
+            statement.execute();
+        }
+    }
+
+    @Override
+    void begin(Connection connection) throws SQLException {
+        // READ COMMITTED is PostgreSQL's default, and the driver asks the server for the current level on
+        // every getTransactionIsolation(): leave the level alone. Under a stricter server default the
+        // store stays correct; its conflicts are retried (TS-1.7).
+        connection.setAutoCommit(false);
+    }
+
+    @Override
+    String insertSchemaVersionIfAbsent() {
+        return "INSERT INTO taskagent_schema_version (version, description, installed_at) VALUES (?, ?, ?)"
+                + " ON CONFLICT DO NOTHING";
+    }
+
+    @Override
+    void insertSessionIfAbsent(Connection connection, String sessionId) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "INSERT INTO taskagent_sessions (session_id) VALUES (?) ON CONFLICT DO NOTHING")) {
+            statement.setString(1, sessionId);
+            statement.executeUpdate();
+        }
+    }
+
+    @Override
+    OptionalLong claimNext(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
+            statement.setObject(1, now);
+            statement.setString(2, assignee);
+            return queryLong(statement);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package dev.taskagent.store.jdbc;
+
+import dev.taskagent.task.Comment;
+import dev.taskagent.task.Link;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads tasks with every field in ONE statement: the task rows and their progresses, preferences,
+ * comments, links and message ids, as a UNION ALL of one branch per table. One statement sees one
+ * committed state of the database on every supported database at READ COMMITTED, so a reader never sees a
+ * task row from before a commit beside children from after it (TS-1.3).
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class TaskReader {
+
+    /** Which tasks to read: a condition on the tasks table (alias {@code t}) and its parameters. */
+    record Filter(String condition, Object... parameters) {
+        static Filter id(long taskId) {
+            return new Filter("t.id = ?", taskId);
+        }
+
+        static Filter session(String sessionId) {
+            return new Filter("t.session_id = ?", sessionId);
+        }
+
+        static Filter sessionOrder(String sessionId, int order) {
+            return new Filter("t.session_id = ? AND t.task_order = ?", sessionId, order);
+        }
+
+        static Filter queue(String assignee) {
+            return new Filter("t.assignee = ? AND t.archived = FALSE", assignee);
+        }
+    }
+
+    /** TS-2.5: priority descending, then createdAt, then id. */
+    static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
+            .reversed()
+            .thenComparing(Task::createdAt)
+            .thenComparingLong(Task::id);
+
+    static final Comparator<Task> SESSION_ORDER = Comparator.comparingInt(Task::order);
+
+    private static final int COLUMNS = 17;
+
+    // Columns: kind, task_id, seq, text_a, text_b, text_c, time_a, time_b, int_a, int_b, int_c, long_a,
+    // status, assignee, previous_assignee, created_by, archived. The task branch comes first so that
+    // its types decide the union's column types; the other branches fill what they lack with NULL.
+    private static final String TASK_BRANCH = "SELECT 'T' AS kind, t.id AS task_id, 0 AS seq,"
+            + " t.description AS text_a, t.steps AS text_b, t.session_id AS text_c, t.created_at AS time_a,"
+            + " t.updated_at AS time_b, t.task_order AS int_a, t.priority AS int_b, t.current_step AS int_c,"
+            + " t.version AS long_a, t.status AS status, t.assignee AS assignee,"
+            + " t.previous_assignee AS previous_assignee, t.created_by AS created_by, t.archived AS archived"
+            + " FROM taskagent_tasks t WHERE ";
+    private static final List<String> CHILD_BRANCHES = List.of(
+            childBranch("P", "taskagent_progresses", "c.id", "c.content"),
+            childBranch("U", "taskagent_preferences", "c.id", "c.content"),
+            childBranch("C", "taskagent_comments", "c.id", "c.content", "c.author", "NULL", "c.created_at"),
+            childBranch("L", "taskagent_links", "c.id", "c.url", "c.description", "c.author", "c.created_at"),
+            childBranch("M", "taskagent_messages", "c.seq", "c.message_id"));
+
+    private TaskReader() {}
+
+    private static String childBranch(String kind, String table, String seq, String... columns) {
+        StringBuilder sql = new StringBuilder("SELECT '")
+                .append(kind)
+                .append("', c.task_id, ")
+                .append(seq);
+        for (String column : columns) {
+            sql.append(", ").append(column);
+        }
+        for (int column = 3 + columns.length; column < COLUMNS; column++) {
+            sql.append(", NULL");
+        }
+        return sql.append(" FROM ").append(table).append(" c").toString();
+    }
+
+    /** The statement that reads the tasks a filter selects, with all their children. */
+    static String sql(Filter filter) {
+        StringBuilder sql = new StringBuilder(TASK_BRANCH).append(filter.condition());
+        for (String branch : CHILD_BRANCHES) {
+            sql.append(" UNION ALL ")
+                    .append(branch)
+                    .append(" WHERE c.task_id IN (SELECT t.id FROM taskagent_tasks t WHERE ")
+                    .append(filter.condition())
+                    .append(')');
+        }
+        return sql.append(" ORDER BY 2, 1, 3").toString();
+    }
+
+    /** Reads the selected tasks, in no particular order. */
+    static List<Task> read(Connection connection, Filter filter) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql(filter))) {
+            int index = 1;
+            for (int branch = 0; branch <= CHILD_BRANCHES.size(); branch++) {
+                for (Object parameter : filter.parameters()) {
+                    statement.setObject(index++, parameter);
+                }
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                return assemble(rows);
+            }
+        }
+    }
+
+    private static List<Task> assemble(ResultSet rows) throws SQLException {
+        Map<Long, Parts> tasks = new LinkedHashMap<>();
+        while (rows.next()) {
+            String kind = rows.getString(1);
+            Parts parts = tasks.computeIfAbsent(rows.getLong(2), Parts::new);
+            switch (kind) {
+                case "T" -> parts.readTask(rows);
+                case "P" -> parts.progresses.add(rows.getString(4));
+                case "U" -> parts.preferences.add(rows.getString(4));
+                case "C" -> parts.comments.add(new Comment(rows.getString(5), rows.getString(4), time(rows, 7)));
+                case "L" ->
+                    parts.links.add(new Link(rows.getString(4), rows.getString(5), rows.getString(6), time(rows, 7)));
+                case "M" -> parts.messageIds.add(rows.getString(4));
+                default -> throw new IllegalStateException("Unknown row kind " + kind);
+            }
+        }
+        List<Task> result = new ArrayList<>(tasks.size());
+        for (Parts parts : tasks.values()) {
+            // A child whose task row the filter matched in its subquery but not in the task branch
+            // cannot occur within one statement; skip it defensively rather than build half a task.
+            if (parts.task != null) {
+                result.add(parts.build());
+            }
+        }
+        return result;
+    }
+
+    private static Instant time(ResultSet rows, int column) throws SQLException {
+        return JdbcSupport.fromDatabase(rows.getObject(column, LocalDateTime.class));
+    }
+
+    /** The rows of one task, gathered until the task can be built. */
+    private static final class Parts {
+        private final long id;
+        private Task.Builder task;
+        private final List<String> progresses = new ArrayList<>();
+        private final List<String> preferences = new ArrayList<>();
+        private final List<Comment> comments = new ArrayList<>();
+        private final List<Link> links = new ArrayList<>();
+        private final List<String> messageIds = new ArrayList<>();
+
+        Parts(long id) {
+            this.id = id;
+        }
+
+        void readTask(ResultSet rows) throws SQLException {
+            task = Task.builder()
+                    .id(id)
+                    .description(rows.getString(4))
+                    .steps(rows.getString(5))
+                    .sessionId(rows.getString(6))
+                    .createdAt(time(rows, 7))
+                    .updatedAt(time(rows, 8))
+                    .order(rows.getInt(9))
+                    .priority(rows.getInt(10))
+                    .currentStep(rows.getInt(11))
+                    .version(rows.getLong(12))
+                    .status(TaskStatus.fromWireName(rows.getString(13)))
+                    .assignee(rows.getString(14))
+                    .previousAssignee(rows.getString(15))
+                    .createdBy(rows.getString(16))
+                    .archived(rows.getBoolean(17));
+        }
+
+        Task build() {
+            return task.progresses(progresses)
+                    .userPreferences(preferences)
+                    .comments(comments)
+                    .links(links)
+                    .messageIds(messageIds)
+                    .build();
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.taskagent.store.jdbc;
+
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+@EnabledIfEnvironmentVariable(named = "TASKAGENT_TEST_MARIADB_URL", matches = ".+")
+class MariaDbJdbcTaskStoreTest extends JdbcTaskStoreTest {
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+
+    @Override
+    protected JdbcDialect expectedDialect() {
+        return JdbcDialect.MARIADB;
+    }
+}

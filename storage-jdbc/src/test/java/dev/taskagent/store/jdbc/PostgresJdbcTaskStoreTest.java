@@ -1,0 +1,16 @@
+package dev.taskagent.store.jdbc;
+
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+@EnabledIfEnvironmentVariable(named = "TASKAGENT_TEST_POSTGRES_URL", matches = ".+")
+class PostgresJdbcTaskStoreTest extends JdbcTaskStoreTest {
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+
+    @Override
+    protected JdbcDialect expectedDialect() {
+        return JdbcDialect.POSTGRESQL;
+    }
+}

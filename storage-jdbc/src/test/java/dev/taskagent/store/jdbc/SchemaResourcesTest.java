@@ -1,0 +1,88 @@
+package dev.taskagent.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The per-dialect schema folders stay in step (STYLE 8). */
+class SchemaResourcesTest {
+
+    private static Path root() throws URISyntaxException {
+        return Path.of(SchemaResourcesTest.class
+                .getResource(SchemaMigrator.RESOURCE_ROOT)
+                .toURI());
+    }
+
+    private static List<String> fileNames(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.map(file -> file.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void everyDialectHasAFolderAndAllFoldersHoldTheSameFileNames() throws Exception {
+        List<String> expected = new ArrayList<>(SchemaMigrator.MIGRATIONS);
+        expected.add(SchemaMigrator.VERSION_TABLE_SCRIPT);
+        expected.sort(null);
+        List<String> folders;
+        try (Stream<Path> entries = Files.list(root())) {
+            folders = entries.map(entry -> entry.getFileName().toString())
+                    .sorted()
+                    .toList();
+        }
+
+        assertThat(folders)
+                .containsExactlyInAnyOrder(Stream.of(JdbcDialect.values())
+                        .map(dialect -> dialect.implementation().folder())
+                        .toArray(String[]::new));
+        for (String folder : folders) {
+            assertThat(fileNames(root().resolve(folder))).as(folder).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void everyScriptCreatesTheSameTablesAndIndexesInEveryDialect() {
+        for (String script : Stream.concat(SchemaMigrator.MIGRATIONS.stream(), Stream.of("schema_version.sql"))
+                .toList()) {
+            List<String> reference = objects(JdbcDialect.POSTGRESQL, script);
+            assertThat(reference).isNotEmpty();
+            for (JdbcDialect dialect : JdbcDialect.values()) {
+                assertThat(objects(dialect, script))
+                        .as(dialect + " " + script)
+                        .containsExactlyInAnyOrderElementsOf(reference);
+            }
+        }
+    }
+
+    /** The names of the tables and indexes a script creates. */
+    private static List<String> objects(JdbcDialect dialect, String script) {
+        List<String> names = new ArrayList<>();
+        for (String statement : SchemaMigrator.statements(SchemaMigrator.script(dialect.implementation(), script))) {
+            for (String line : statement.split("\n")) {
+                String[] words = line.strip().split("[\\s(]+");
+                for (int index = 0; index + 1 < words.length; index++) {
+                    if (words[index].equals("TABLE") || words[index].equals("INDEX")) {
+                        String name = words[index + 1].equals("IF") ? words[index + 4] : words[index + 1];
+                        names.add(name);
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void migrationsAreNumberedFromOneWithoutGaps() {
+        for (int index = 0; index < SchemaMigrator.MIGRATIONS.size(); index++) {
+            assertThat(SchemaMigrator.version(SchemaMigrator.MIGRATIONS.get(index)))
+                    .isEqualTo(index + 1);
+        }
+    }
+}
