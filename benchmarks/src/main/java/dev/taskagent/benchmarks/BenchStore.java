@@ -2,6 +2,7 @@ package dev.taskagent.benchmarks;
 
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.store.jdbc.JdbcTaskStore;
 
 /**
  * A taskagent store for one benchmark trial: in memory, or the JDBC store on a fresh {@link BenchDatabase}
@@ -10,10 +11,12 @@ import dev.taskagent.store.inmemory.InMemoryTaskStore;
 final class BenchStore implements AutoCloseable {
     private final TaskStore store;
     private final BenchDatabase database;
+    private final JdbcStoreLoader loader;
 
     private BenchStore(TaskStore store, BenchDatabase database) {
         this.store = store;
         this.database = database;
+        this.loader = database == null ? null : new JdbcStoreLoader(database.dataSource(), "bench");
     }
 
     /**
@@ -39,13 +42,17 @@ final class BenchStore implements AutoCloseable {
     }
 
     private static TaskStore jdbcStore(BenchDatabase database) {
-        throw new UnsupportedOperationException(
-                "The JDBC store has not landed yet; " + database + " can only run the floor");
+        return new JdbcTaskStore(database.dataSource());
     }
 
     /** @return the store */
     TaskStore store() {
         return store;
+    }
+
+    /** @return a loader for the store's tables, or null for the in-memory store */
+    JdbcStoreLoader loader() {
+        return loader;
     }
 
     @Override

@@ -109,6 +109,7 @@ final class ClaimRun implements AutoCloseable {
         private final String[] assignees;
         private final int[] stocked;
         private double fastestRatePerSecond;
+        private int boost = 1;
         private int next;
         private long[] ids = new long[4096];
         private int count;
@@ -132,7 +133,7 @@ final class ClaimRun implements AutoCloseable {
         void beforeIteration(IterationParams params) {
             target.recycle(ids, count);
             double seconds = params.getTime().convertTo(TimeUnit.MILLISECONDS) / 1000.0;
-            double expected = fastestRatePerSecond * seconds * SAFETY_FACTOR;
+            double expected = fastestRatePerSecond * boost * seconds * SAFETY_FACTOR;
             int perAssignee = (int) Math.ceil(Math.max(MINIMUM_PER_WORKER, expected) / assignees.length);
             for (int index = 0; index < assignees.length; index++) {
                 int missing = perAssignee - stocked[index];
@@ -199,11 +200,11 @@ final class ClaimRun implements AutoCloseable {
          */
         void afterIteration(IterationParams params) {
             // Up to the first empty claim the rate is a real one even when the stock ran out, but it may be
-            // the slow rate of code not yet compiled: then the next stock is sized for four times it.
+            // the slow rate of code not yet compiled: then the next stock (only) is four times larger.
             long end = emptyClaims > 0 ? firstEmptyClaim : System.nanoTime();
             double seconds = Math.max(1e-3, (end - iterationStart) / 1e9);
-            double rate = count / seconds * (emptyClaims > 0 ? 4 : 1);
-            fastestRatePerSecond = Math.max(fastestRatePerSecond, rate);
+            fastestRatePerSecond = Math.max(fastestRatePerSecond, count / seconds);
+            boost = emptyClaims > 0 ? 4 : 1;
             Set<Long> claimed = claimedThisIteration;
             for (int index = 0; index < count; index++) {
                 if (!claimed.add(ids[index])) {

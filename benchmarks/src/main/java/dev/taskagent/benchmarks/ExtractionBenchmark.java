@@ -10,7 +10,6 @@ import dev.taskagent.llm.ChatRequest;
 import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.TextDeltaListener;
 import dev.taskagent.store.TaskStore;
-import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -59,11 +58,11 @@ public class ExtractionBenchmark {
     static final int SESSIONS = 20;
 
     /** inmemory, or h2 (a fresh file database under target/). */
-    @Param({"inmemory"})
+    @Param({"inmemory", "h2"})
     public String store;
 
+    private BenchStore benchStore;
     private TaskStore taskStore;
-    private BenchDatabase database;
     private final ScriptSwitch model = new ScriptSwitch();
     private TaskAgent agent;
     private List<ConversationMessage> messages;
@@ -74,10 +73,8 @@ public class ExtractionBenchmark {
     /** Opens the store and builds the agent and the batch of messages. */
     @Setup(Level.Trial)
     public void openStore() {
-        taskStore = switch (store) {
-            case "inmemory" -> new InMemoryTaskStore();
-            default -> throw new IllegalArgumentException("Unknown store '" + store + "'; use inmemory or h2");
-        };
+        benchStore = BenchStore.open(store, "extraction", 2);
+        taskStore = benchStore.store();
         agent = TaskAgent.builder().store(taskStore).chatModel(model).build();
         messages = messages();
     }
@@ -114,10 +111,7 @@ public class ExtractionBenchmark {
     /** Closes the store. */
     @TearDown(Level.Trial)
     public void closeStore() {
-        taskStore.close();
-        if (database != null) {
-            database.close();
-        }
+        benchStore.close();
     }
 
     /**

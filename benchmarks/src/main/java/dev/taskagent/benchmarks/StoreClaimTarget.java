@@ -7,12 +7,14 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Claims through {@link TaskStore#claimNext}: the figure the targets speak of. Tasks are added and made
- * pending again through the store's own API, in batches of one transaction each.
+ * pending again through the store's own API, in batches of one transaction each, or, for the JDBC store,
+ * by a {@link JdbcStoreLoader} with plain batched SQL.
  */
 final class StoreClaimTarget implements ClaimTarget {
     /** Tasks per session: in-memory inserts copy the session's order list, so sessions stay small. */
@@ -21,12 +23,23 @@ final class StoreClaimTarget implements ClaimTarget {
     private static final int RECYCLE_BATCH = 250;
 
     private final TaskStore store;
+    private final JdbcStoreLoader loader;
+    private final AtomicBoolean verified = new AtomicBoolean();
     private final AtomicLong sessions = new AtomicLong();
     private final AtomicLong tasksCreated = new AtomicLong();
 
-    /** @param store the store under test; closed with this target */
+    /** @param store the store under test, stocked through its API; closed with this target */
     StoreClaimTarget(TaskStore store) {
+        this(store, null);
+    }
+
+    /**
+     * @param store the store under test; closed with this target
+     * @param loader stocks the store's tables directly, or null to stock through the API
+     */
+    StoreClaimTarget(TaskStore store, JdbcStoreLoader loader) {
         this.store = store;
+        this.loader = loader;
     }
 
     @Override
@@ -42,6 +55,10 @@ final class StoreClaimTarget implements ClaimTarget {
 
     @Override
     public void recycle(long[] ids, int count) {
+        if (loader != null) {
+            loader.makePending(ids, count);
+            return;
+        }
         for (int start = 0; start < count; start += RECYCLE_BATCH) {
             int from = start;
             int to = Math.min(count, start + RECYCLE_BATCH);
@@ -57,6 +74,13 @@ final class StoreClaimTarget implements ClaimTarget {
 
     @Override
     public void addTasks(String assignee, int count) {
+        if (loader != null) {
+            long[] ids = loader.addTasks(assignee, count);
+            if (ids.length > 0 && verified.compareAndSet(false, true)) {
+                JdbcStoreLoader.verify(store, ids[0], assignee);
+            }
+            return;
+        }
         for (int remaining = count; remaining > 0; remaining -= TASKS_PER_SESSION) {
             int batch = Math.min(remaining, TASKS_PER_SESSION);
             String sessionId = "bench-session-" + sessions.incrementAndGet();
