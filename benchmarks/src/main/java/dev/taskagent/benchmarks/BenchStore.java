@@ -33,7 +33,6 @@ final class BenchStore implements AutoCloseable {
         }
         BenchDatabase database = BenchDatabase.create(BenchDatabase.Kind.of(name), purpose, poolSize);
         try {
-            System.out.println("# Database: " + database.productVersion());
             return new BenchStore(jdbcStore(database), database);
         } catch (RuntimeException e) {
             database.close();

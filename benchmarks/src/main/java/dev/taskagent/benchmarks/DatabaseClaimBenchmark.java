@@ -71,7 +71,6 @@ public class DatabaseClaimBenchmark {
                         throw new IllegalArgumentException(
                                 "Unknown implementation '" + implementation + "'; use taskagent or floor");
                 };
-        System.out.println("# Database: " + fresh.productVersion());
         run = new ClaimRun(target, assignees, params.getThreads(), expectedClaimsPerSecond(kind));
     }
 
