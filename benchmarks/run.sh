@@ -21,9 +21,9 @@ cd "$(dirname "$0")/.."
 target=benchmarks/target
 jar=$target/benchmarks.jar
 
-load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
-if awk -v load="$load" 'BEGIN { exit !(load >= 1.0) }'; then
-    echo "WARNING: the 1-minute load average is $load; figures measured on a busy machine are not representative." >&2
+load_1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+if awk -v l="$load_1" 'BEGIN { exit !(l >= 1.0) }'; then
+    echo "WARNING: the 1-minute load average is $load_1; figures measured on a busy machine are not representative." >&2
 fi
 
 java -cp "$jar" dev.taskagent.benchmarks.Machine | tee "$target/machine.md"
