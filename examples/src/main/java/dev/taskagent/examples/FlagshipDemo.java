@@ -22,9 +22,6 @@ import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.taskfile.TaskfileTools;
 import dev.taskagent.testkit.ScriptedChatModel;
-import dev.taskagent.tool.JsonSchema;
-import dev.taskagent.tool.Tool;
-import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.io.IOException;
@@ -35,7 +32,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -173,7 +169,7 @@ public final class FlagshipDemo {
         StepExecutor executor = StepExecutor.builder()
                 .store(store)
                 .chatModel(realModel != null ? realModel : scriptedExecution())
-                .toolbox(Toolbox.of(new SendWhatsApp(out)))
+                .toolbox(Toolbox.of(new StepsExample.SendWhatsApp(out)))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted step) {
                         out.println("  [live] step " + step.stepNumber() + " ticked in the store while the model"
@@ -275,48 +271,13 @@ public final class FlagshipDemo {
                                 + "Sending the list on WhatsApp.\n",
                         List.of(ScriptedChatModel.call(
                                 "send_whatsapp",
-                                "{\"to\":\"Hanan\",\"text\":\"Indoor Bangkok for the kids: Sea Life, Children's"
+                                "{\"to\":\"Hanan\",\"message\":\"Indoor Bangkok for the kids: Sea Life, Children's"
                                         + " Discovery Museum, KidZania, BACC\"}")),
                         FinishReason.TOOL_CALLS,
                         new TokenUsage(420, 80)))
                 .respond(ScriptedChatModel.text(CHECK + " STEP 2: Send the list on WhatsApp\n"
                         + "Done: four indoor attractions researched and sent to Hanan on WhatsApp."))
                 .build();
-    }
-
-    /** A host tool: in a real application this would call a messaging API. */
-    private static final class SendWhatsApp implements Tool {
-        private final PrintStream out;
-
-        SendWhatsApp(PrintStream out) {
-            this.out = out;
-        }
-
-        @Override
-        public String name() {
-            return "send_whatsapp";
-        }
-
-        @Override
-        public String description() {
-            return "Sends a WhatsApp message to a contact of the user.";
-        }
-
-        @Override
-        public String parametersSchema() {
-            return JsonSchema.object()
-                    .requiredString("to", "The contact's name")
-                    .requiredString("text", "The message")
-                    .toJson();
-        }
-
-        @Override
-        public ToolResult call(ToolArguments arguments) {
-            String to = arguments.requiredString("to");
-            String text = arguments.requiredString("text");
-            out.println("  [tool] send_whatsapp to " + to + ": " + text);
-            return ToolResult.ok(Map.of("sent", true, "to", to).toString());
-        }
     }
 
     private static boolean isSet(String name) {
