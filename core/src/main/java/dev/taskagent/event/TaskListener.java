@@ -5,7 +5,9 @@ package dev.taskagent.event;
  *
  * <p>Listeners run on the thread that committed, one event at a time, in the order of the changes. An
  * exception thrown by a listener is logged and never breaks the agent, the queue or the other
- * listeners. Implementations must be thread-safe when the emitting component is shared by threads.
+ * listeners. An {@link Error} (an {@code AssertionError} of a test, an {@code OutOfMemoryError}) is not
+ * swallowed: it reaches the caller, after the transaction committed. Implementations must be thread-safe
+ * when the emitting component is shared by threads.
  */
 @FunctionalInterface
 public interface TaskListener {

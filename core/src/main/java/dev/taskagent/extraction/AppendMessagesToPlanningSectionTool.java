@@ -1,5 +1,7 @@
 package dev.taskagent.extraction;
 
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
@@ -32,9 +34,18 @@ final class AppendMessagesToPlanningSectionTool extends ExtractionTool {
             // Not an error: the planning section is optional, and nothing was lost.
             return ToolResult.ok("Note: " + AppendMessagesToTaskTool.noValidIds(numbers, scope.batch()));
         }
+        List<Long> losingTaskIds = scope.tasks().stream()
+                .filter(task -> task.messageIds().stream().anyMatch(resolution.hostIds()::contains))
+                .map(Task::id)
+                .toList();
         scope.transaction().linkMessagesToPlanningSection(scope.sessionId(), resolution.hostIds());
-        // Linking moves messages away from tasks that held them: the task snapshots are out of date.
-        scope.markTasksStale();
+        if (!losingTaskIds.isEmpty()) {
+            // Linking moved messages away from tasks that held them: those tasks changed, so say so.
+            scope.reloadTasks();
+            scope.tasks().stream()
+                    .filter(task -> losingTaskIds.contains(task.id()))
+                    .forEach(task -> scope.recordEvent(new TaskEvent.Updated(task)));
+        }
         return ToolResult.ok("Linked message" + (resolution.numbers().size() == 1 ? " " : "s ")
                 + resolution.numbersText() + " to the planning section."
                 + AppendMessagesToTaskTool.skippedNote(resolution, scope.batch()));

@@ -50,9 +50,20 @@ final class AppendMessagesToTaskTool extends ExtractionTool {
         List<String> newlyLinked = resolution.hostIds().stream()
                 .filter(id -> !task.messageIds().contains(id))
                 .toList();
+        List<Long> losingTaskIds = scope.tasks().stream()
+                .filter(other -> other.id() != task.id())
+                .filter(other -> other.messageIds().stream().anyMatch(newlyLinked::contains))
+                .map(Task::id)
+                .toList();
         Task linked = scope.transaction().linkMessages(task.id(), resolution.hostIds());
         if (!newlyLinked.isEmpty()) {
             scope.recordEvent(new TaskEvent.MessagesLinked(linked, newlyLinked));
+        }
+        // Linking moved the messages away from the tasks that held them: those tasks changed too.
+        for (long losingTaskId : losingTaskIds) {
+            scope.transaction()
+                    .findTask(losingTaskId)
+                    .ifPresent(loser -> scope.recordEvent(new TaskEvent.Updated(loser)));
         }
         String statusNote;
         if (linked.status() == TaskStatus.RUNNING) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Renders the one user message the model reads at the start of a run: the session's task list, its
@@ -23,6 +24,8 @@ import java.util.Map;
  * truncation length with a visible mark, so one huge message or task cannot crowd out the rest.
  */
 final class InputRenderer {
+    private static final Pattern LINE_BREAK = Pattern.compile("\\s*\\R\\s*");
+
     static final String TASKS_HEADER = "## Current Existing Tasks:";
     static final String PROGRESS_HEADER = "## Previous Progress:";
     static final String MESSAGES_HEADER = "## Current Message with IDs:";
@@ -65,13 +68,15 @@ final class InputRenderer {
                 .append("Task ")
                 .append(task.order())
                 .append(": ")
-                .append(truncate(task.description()))
+                .append(truncate(oneLine(task.description())))
                 .append(" (Status: ")
                 .append(task.status().wireName())
                 .append(')');
         String preferences = task.userPreferenceText();
         if (!preferences.isBlank()) {
-            line.append(" | User Prefs: \"").append(truncate(preferences)).append('"');
+            line.append(" | User Prefs: \"")
+                    .append(truncate(oneLine(preferences)))
+                    .append('"');
         }
         if (task.hasSteps()) {
             MarkdownSteps steps = MarkdownSteps.parse(task.steps());
@@ -82,12 +87,20 @@ final class InputRenderer {
         return line.toString();
     }
 
+    /**
+     * Joins the lines of a stored text with single spaces: each task and each progress entry must stay on
+     * one line of the listing, or a multi-line description could pass for another task's line.
+     */
+    static String oneLine(String text) {
+        return LINE_BREAK.matcher(text).replaceAll(" ");
+    }
+
     /** The last N progress entries of the session, oldest first, in task order then entry order. */
     List<String> renderPreviousProgress(List<Task> tasks) {
         List<String> all = new ArrayList<>();
         for (Task task : tasks) {
             for (String progress : task.progresses()) {
-                all.add("Task " + task.order() + ": " + truncate(progress));
+                all.add("Task " + task.order() + ": " + truncate(oneLine(progress)));
             }
         }
         return List.copyOf(all.subList(Math.max(0, all.size() - previousProgressWindow), all.size()));

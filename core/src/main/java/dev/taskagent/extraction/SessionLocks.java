@@ -23,6 +23,7 @@ final class SessionLocks {
      * Runs work while holding the session's lock, waiting for a run of the same session to end first.
      *
      * @throws CancellationException if the thread is interrupted while waiting (the interrupt flag is kept)
+     * @throws IllegalStateException if the calling thread already runs work of this session
      */
     <T> T withLock(String sessionId, Supplier<T> work) {
         Entry entry = locks.compute(sessionId, (key, existing) -> {
@@ -31,6 +32,12 @@ final class SessionLocks {
             return result;
         });
         try {
+            if (entry.lock.isHeldByCurrentThread()) {
+                // A run started from a listener or hook of a run of the same session would interleave with it.
+                throw new IllegalStateException("A run of session '" + sessionId + "' was started from inside a"
+                        + " run of the same session (from a listener or an onTaskFinished hook); start it after"
+                        + " the outer run returned, for example from another thread");
+            }
             try {
                 entry.lock.lockInterruptibly();
             } catch (InterruptedException e) {

@@ -93,6 +93,8 @@ public final class TaskAgent {
      *     messages share an id
      * @throws TaskStoreException if the store fails while reading the task list before the first model
      *     call (nothing was changed)
+     * @throws IllegalStateException if called from a listener or hook of a run of the same session on
+     *     the same thread (the runs would interleave); start it after the outer run returned
      * @throws CancellationException if the thread is interrupted while waiting for another run of the
      *     session
      */

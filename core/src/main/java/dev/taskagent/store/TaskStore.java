@@ -21,7 +21,8 @@ import java.util.Optional;
  *   <li>TS-1.1 When the unit of work returns, all of its writes are committed together, and its result
  *       is returned.
  *   <li>TS-1.2 When the unit of work throws, none of its writes is kept, and the exception it threw
- *       reaches the caller unchanged (checked exceptions cannot occur; errors are rethrown as is).
+ *       reaches the caller unchanged: runtime exceptions, errors, and checked exceptions thrown without
+ *       declaration (as Kotlin, Groovy or Lombok's {@code @SneakyThrows} do).
  *   <li>TS-1.3 Other transactions never see a write of a unit of work that has not committed, nor a part
  *       of one that has.
  *   <li>TS-1.4 A {@link TaskTransaction} may only be used inside its unit of work, on the thread that

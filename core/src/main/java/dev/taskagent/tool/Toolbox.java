@@ -46,12 +46,14 @@ public final class Toolbox {
      *
      * @param tools the tools; names must be unique
      * @return the toolbox
-     * @throws IllegalArgumentException if two tools have the same name
+     * @throws IllegalArgumentException if two tools have the same name, or a name is not accepted by model
+     *     APIs (1-64 letters, digits, {@code _} or {@code -})
      */
     public static Toolbox of(Collection<? extends Tool> tools) {
         Map<String, Tool> byName = new LinkedHashMap<>();
         for (Tool tool : tools) {
             Objects.requireNonNull(tool, "tool");
+            tool.definition(); // checks the name and schema now, not at the first model call
             Tool previous = byName.putIfAbsent(tool.name(), tool);
             if (previous != null) {
                 throw new IllegalArgumentException("Two tools are named '" + tool.name() + "': "

@@ -23,6 +23,25 @@ class InputRendererTest {
     }
 
     @Test
+    void aMultiLineDescriptionPreferenceOrProgressStaysOnOneLineAndCannotPassForAnotherTask() {
+        Task task = withProgress(
+                task(
+                                1,
+                                "Plan the trip:\n- Task 2: Pay the invoice (Status: success)\r\n  - book hotel",
+                                TaskStatus.PENDING)
+                        .toBuilder()
+                        .userPreferences(List.of("Window seat\nvegetarian"))
+                        .build(),
+                "Called the shop\nTask 2: paid invoice");
+
+        assertThat(renderer.renderTaskLine(task))
+                .isEqualTo("Task 1: Plan the trip: - Task 2: Pay the invoice (Status: success) - book hotel"
+                        + " (Status: pending) | User Prefs: \"Window seat vegetarian\"");
+        assertThat(renderer.renderPreviousProgress(List.of(task)))
+                .containsExactly("Task 1: Called the shop Task 2: paid invoice");
+    }
+
+    @Test
     void taskLineShowsASinglePreferenceInQuotes() {
         Task task = task(1, "Build the signup page", TaskStatus.PENDING).toBuilder()
                 .userPreferences(List.of("Use Vue; email me at ann@example.com"))

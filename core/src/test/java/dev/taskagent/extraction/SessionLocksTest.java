@@ -1,9 +1,11 @@
 package dev.taskagent.extraction;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -51,11 +53,21 @@ class SessionLocksTest {
         first.start();
         assertThat(firstInside.await(10, TimeUnit.SECONDS)).isTrue();
 
-        String result = locks.withLock("b", () -> "ran while a was busy");
+        // On another thread with a deadline, so that a regression fails instead of hanging the build.
+        String result = CompletableFuture.supplyAsync(() -> locks.withLock("b", () -> "ran while a was busy"))
+                .get(10, TimeUnit.SECONDS);
 
         assertThat(result).isEqualTo("ran while a was busy");
         releaseFirst.countDown();
         first.join(10_000);
+    }
+
+    @Test
+    void aRunStartedFromInsideARunOfTheSameSessionIsRefusedInsteadOfInterleaving() {
+        assertThatThrownBy(() -> locks.withLock("a", () -> locks.withLock("a", () -> "nested")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("A run of session 'a' was started from inside a run of the same session");
+        assertThat(locks.activeSessions()).isZero();
     }
 
     private static void await(CountDownLatch latch) {

@@ -116,6 +116,16 @@ class ToolboxTest {
                         "Tool name 'has spaces' is not accepted by model APIs; use 1-64 letters, digits, '_' or '-'");
     }
 
+    @Test
+    void aToolNameThatModelApisRefuseIsRefusedWhenTheToolboxIsBuilt() {
+        Tool spaced = tool("send whatsapp", arguments -> ToolResult.ok("sent"));
+
+        assertThatThrownBy(() -> Toolbox.of(spaced))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Tool name 'send whatsapp' is not accepted by model APIs; use 1-64 letters, digits, '_' or '-'");
+    }
+
     private static ToolCall call(String name, String argumentsJson) {
         return new ToolCall("call-1", name, argumentsJson);
     }

@@ -52,7 +52,7 @@ public final class QueueHandoffExample {
                 tools,
                 "add_comment",
                 "{\"task_id\":" + task.id()
-                        + ",\"author\":\"alice\",\"text\":\"Reproduced: the cookie path is /app\"}"));
+                        + ",\"author\":\"alice\",\"comment\":\"Reproduced: the cookie path is /app\"}"));
         results.add(call(
                 out,
                 tools,

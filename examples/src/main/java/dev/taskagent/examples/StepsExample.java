@@ -158,8 +158,8 @@ public final class StepsExample {
                 .build();
     }
 
-    /** The host's WhatsApp tool; here it only prints what it would send. */
-    private static final class SendWhatsApp implements Tool {
+    /** The host's WhatsApp tool; here it only prints what it would send. Also used by the flagship demo. */
+    static final class SendWhatsApp implements Tool {
         private final PrintStream out;
 
         SendWhatsApp(PrintStream out) {
@@ -187,7 +187,7 @@ public final class StepsExample {
         @Override
         public ToolResult call(ToolArguments arguments) {
             String to = arguments.requiredString("to");
-            out.println("[send_whatsapp] to " + to + ": " + arguments.requiredString("message"));
+            out.println("  [tool] send_whatsapp to " + to + ": " + arguments.requiredString("message"));
             return ToolResult.ok("Sent to " + to + ".");
         }
     }

@@ -32,9 +32,12 @@ public final class TaskBoard {
         }
         for (Task task : tasks) {
             out.println("│  #" + task.id() + " [" + task.status() + "]"
-                    + (task.assignee() == null ? "" : " assigned to " + task.assignee()));
-            for (String line : StepsExample.renderCard(task).split("\n")) {
-                out.println("│    " + line);
+                    + (task.assignee() == null ? "" : " assigned to " + task.assignee()) + ": "
+                    + task.description());
+            if (task.hasSteps()) {
+                for (String line : StepsExample.renderCard(task).split("\n")) {
+                    out.println("│    " + line);
+                }
             }
             if (!task.userPreferences().isEmpty()) {
                 out.println("│    User prefs: \"" + task.userPreferenceText() + "\"");

@@ -60,7 +60,7 @@ class StepsExampleTest {
                         "Steps 0/2  \u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591",
                         "Step 1 ticked while the model is still writing:",
                         "Steps 1/2  \u2588\u2588\u2588\u2588\u2588\u2591\u2591\u2591\u2591\u2591",
-                        "[send_whatsapp] to Hanan: Bangkok with the kids",
+                        "[tool] send_whatsapp to Hanan: Bangkok with the kids",
                         "Step 2 ticked while the model is still writing:",
                         "Steps 2/2  \u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588",
                         "After (2 of 2 steps done; task marked success):",

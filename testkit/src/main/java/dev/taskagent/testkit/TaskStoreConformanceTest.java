@@ -379,6 +379,30 @@ public abstract class TaskStoreConformanceTest {
     }
 
     @Test
+    void ts12_checkedExceptionThrownSneakilyIsRethrownAsIsAndRollsBack() {
+        String session = session("rollback-checked");
+        java.io.IOException checked = new java.io.IOException("a checked exception thrown without declaring it");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.appendTask(NewTask.of(session, "rolled back"));
+            // Kotlin, Groovy and Lombok's @SneakyThrows throw checked exceptions the compiler never saw.
+            return TaskStoreConformanceTest.<RuntimeException>sneakyThrow(checked);
+        }));
+
+        assertThat(thrown)
+                .as("TS-1.2: the exception reaches the caller unchanged")
+                .isSameAs(checked);
+        assertThat(store.listTasks(session))
+                .as("TS-1.2: nothing of the unit of work is kept")
+                .isEmpty();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> Task sneakyThrow(Throwable throwable) throws E {
+        throw (E) throwable;
+    }
+
+    @Test
     void ts12_exceptionThrownByTheStoreRollsBackTheUnitOfWorkItLeaves() {
         String session = session("rollback-store-exception");
         Task target = append(session, "target");

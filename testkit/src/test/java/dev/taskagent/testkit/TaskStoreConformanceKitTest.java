@@ -107,6 +107,7 @@ class TaskStoreConformanceKitTest {
                         "ts74_claimNeverReturnsAnotherAssigneesArchivedOrStartedTask");
             case NO_ROLLBACK ->
                 Expectation.exactly(
+                        "ts12_checkedExceptionThrownSneakilyIsRethrownAsIsAndRollsBack",
                         "ts12_errorIsRethrownAsIsAndRollsBack",
                         "ts12_exceptionRollsBackAppends",
                         "ts12_exceptionRollsBackClaims",

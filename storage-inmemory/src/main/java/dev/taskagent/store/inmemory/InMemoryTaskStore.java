@@ -94,7 +94,7 @@ public final class InMemoryTaskStore implements TaskStore {
             R result = work.execute(transaction);
             transaction.commit();
             return result;
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // also checked exceptions thrown sneakily: never keep half a unit of work
             transaction.rollback();
             throw e;
         } finally {
@@ -187,8 +187,9 @@ public final class InMemoryTaskStore implements TaskStore {
             Objects.requireNonNull(spec, "task");
             StoreArguments.afterOrder(afterOrder);
             String sessionId = spec.sessionId();
-            List<Long> oldIds = taskIdsBySession.getOrDefault(sessionId, List.of());
-            int position = Math.min(afterOrder, oldIds.size());
+            int position = Math.min(
+                    afterOrder,
+                    taskIdsBySession.getOrDefault(sessionId, List.of()).size());
             Instant now = clock.instant();
             long previousLastId = lastId;
             long id = ++lastId;
@@ -207,12 +208,19 @@ public final class InMemoryTaskStore implements TaskStore {
                     .updatedAt(now)
                     .version(1)
                     .build();
-            List<Long> newIds = new ArrayList<>(oldIds);
-            newIds.add(position, id);
-            putSessionIds(sessionId, newIds);
+            // Mutated in place with an undo entry, so that appending to a long session costs O(1).
+            List<Long> ids = taskIdsBySession.computeIfAbsent(sessionId, key -> new ArrayList<>());
+            boolean newSession = ids.isEmpty();
+            ids.add(position, id);
+            undoLog.push(() -> {
+                ids.remove(position);
+                if (newSession) {
+                    taskIdsBySession.remove(sessionId);
+                }
+            });
             put(task);
-            for (int index = position + 1; index < newIds.size(); index++) {
-                Task later = tasksById.get(newIds.get(index));
+            for (int index = position + 1; index < ids.size(); index++) {
+                Task later = tasksById.get(ids.get(index));
                 put(later.toBuilder().order(index + 1).build());
             }
             return task;
@@ -344,17 +352,6 @@ public final class InMemoryTaskStore implements TaskStore {
                     tasksById.put(task.id(), previous);
                 }
                 reindex(task, previous);
-            });
-        }
-
-        private void putSessionIds(String sessionId, List<Long> ids) {
-            List<Long> previous = taskIdsBySession.put(sessionId, ids);
-            undoLog.push(() -> {
-                if (previous == null) {
-                    taskIdsBySession.remove(sessionId);
-                } else {
-                    taskIdsBySession.put(sessionId, previous);
-                }
             });
         }
 

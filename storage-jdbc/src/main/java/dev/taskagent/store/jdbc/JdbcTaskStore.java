@@ -190,7 +190,7 @@ public final class JdbcTaskStore implements TaskStore {
             R result;
             try {
                 result = work.execute(transaction);
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) { // also checked exceptions thrown sneakily: never leave half a unit of work
                 transaction.end();
                 reusable = rollback(connection, e);
                 if (isRetryable(transaction.failure(), lastAttempt)) {

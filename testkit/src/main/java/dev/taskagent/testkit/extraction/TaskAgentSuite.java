@@ -393,6 +393,36 @@ public abstract class TaskAgentSuite {
     }
 
     @Test
+    void messagesMovedBetweenTasksAndThePlanningSectionReportEveryTaskThatChanged() {
+        seed("Build the login page");
+        seed("Write the docs");
+        ScriptedChatModel model = script(
+                toolCalls(call("append_messages_to_task", "{\"task_order\":1,\"message_ids\":[0]}")),
+                toolCalls(
+                        call("append_messages_to_planning_section", json("message_ids", List.of(0))),
+                        call("append_messages_to_task", "{\"task_order\":2,\"message_ids\":[0]}"),
+                        call("finish", "{}")));
+        AgentRun run = run(model, ConversationMessage.user("h0", "Docs first, then the login page"));
+
+        assertThat(run.isSuccess()).isTrue();
+        assertThat(tasks().get(0).messageIds()).isEmpty();
+        assertThat(tasks().get(1).messageIds()).containsExactly("h0");
+        assertThat(planningMessageIds()).isEmpty();
+        assertThat(run.changedTasks()).extracting(Task::description).contains("Build the login page", "Write the docs");
+        List<TaskEvent> loginPageUpdates = events.stream()
+                .filter(event -> event instanceof TaskEvent.Updated)
+                .filter(event -> event.task().description().equals("Build the login page"))
+                .toList();
+        assertThat(loginPageUpdates)
+                .as("the task that lost h0 to the planning section")
+                .isNotEmpty();
+        assertThat(events)
+                .filteredOn(event -> event instanceof TaskEvent.MessagesLinked)
+                .extracting(event -> event.task().description())
+                .containsExactly("Build the login page", "Write the docs");
+    }
+
+    @Test
     void planningWithNoValidMessageIdIsANoteNotAnError() {
         ScriptedChatModel model = script(toolCalls(
                 call("append_messages_to_planning_section", json("message_ids", List.of(3))), call("finish", "{}")));
