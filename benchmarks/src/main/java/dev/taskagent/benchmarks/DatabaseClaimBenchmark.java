@@ -60,17 +60,22 @@ public class DatabaseClaimBenchmark {
     public void openDatabase(BenchmarkParams params) {
         BenchDatabase.Kind kind = BenchDatabase.Kind.of(database);
         fresh = BenchDatabase.create(kind, "claim", params.getThreads());
-        ClaimTarget target =
-                switch (implementation) {
-                    case "taskagent" ->
-                        new StoreClaimTarget(
-                                new JdbcTaskStore(fresh.dataSource()),
-                                new JdbcStoreLoader(fresh.dataSource(), "claim"));
-                    case "floor" -> FloorClaimTarget.create(fresh);
-                    default ->
-                        throw new IllegalArgumentException(
-                                "Unknown implementation '" + implementation + "'; use taskagent or floor");
-                };
+        ClaimTarget target;
+        try {
+            target = switch (implementation) {
+                case "taskagent" ->
+                    new StoreClaimTarget(
+                            new JdbcTaskStore(fresh.dataSource()), new JdbcStoreLoader(fresh.dataSource(), "claim"));
+                case "floor" -> FloorClaimTarget.create(fresh);
+                default ->
+                    throw new IllegalArgumentException(
+                            "Unknown implementation '" + implementation + "'; use taskagent or floor");
+            };
+        } catch (RuntimeException e) {
+            // JMH runs no tear-down after a failed set-up: drop the database here.
+            fresh.close();
+            throw e;
+        }
         run = new ClaimRun(target, assignees, params.getThreads(), expectedClaimsPerSecond(kind));
     }
 
