@@ -1,0 +1,72 @@
+package dev.taskagent.benchmarks;
+
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.store.jdbc.JdbcTaskStore;
+
+/**
+ * A taskagent store for one benchmark trial: in memory, or the JDBC store on a fresh {@link BenchDatabase}
+ * that is dropped on close.
+ */
+final class BenchStore implements AutoCloseable {
+    private final TaskStore store;
+    private final BenchDatabase database;
+    private final JdbcStoreLoader loader;
+
+    private BenchStore(TaskStore store, BenchDatabase database) {
+        this.store = store;
+        this.database = database;
+        this.loader = database == null ? null : new JdbcStoreLoader(database.dataSource(), "bench");
+    }
+
+    /**
+     * Opens a store.
+     *
+     * @param name {@code inmemory}, {@code h2}, {@code postgres} or {@code mariadb}
+     * @param purpose a short word for the database's name
+     * @param poolSize the connection pool's size
+     * @return the store, empty
+     */
+    static BenchStore open(String name, String purpose, int poolSize) {
+        if (name.equals("inmemory")) {
+            return new BenchStore(new InMemoryTaskStore(), null);
+        }
+        BenchDatabase database = BenchDatabase.create(BenchDatabase.Kind.of(name), purpose, poolSize);
+        try {
+            return new BenchStore(jdbcStore(database), database);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    private static TaskStore jdbcStore(BenchDatabase database) {
+        return new JdbcTaskStore(database.dataSource());
+    }
+
+    /** @return the store */
+    TaskStore store() {
+        return store;
+    }
+
+    /** @return a loader for the store's tables, or null for the in-memory store */
+    JdbcStoreLoader loader() {
+        return loader;
+    }
+
+    @Override
+    public void close() {
+        try {
+            store.close();
+        } finally {
+            if (database != null) {
+                database.close();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return database == null ? store.toString() : store + " on " + database;
+    }
+}
