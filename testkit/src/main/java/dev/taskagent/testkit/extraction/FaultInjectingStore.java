@@ -6,6 +6,7 @@ import dev.taskagent.store.TransactionWork;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.testkit.ForwardingTaskTransaction;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,84 +48,57 @@ final class FaultInjectingStore implements TaskStore {
         }
     }
 
-    private final class Transaction implements TaskTransaction {
-        private final TaskTransaction delegate;
-
+    private final class Transaction extends ForwardingTaskTransaction {
         Transaction(TaskTransaction delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public Optional<Task> findTask(long taskId) {
-            return delegate.findTask(taskId);
-        }
-
-        @Override
-        public List<Task> listTasks(String sessionId) {
-            return delegate.listTasks(sessionId);
-        }
-
-        @Override
-        public Optional<Task> findTaskByOrder(String sessionId, int order) {
-            return delegate.findTaskByOrder(sessionId, order);
-        }
-
-        @Override
-        public List<Task> listQueue(String assignee) {
-            return delegate.listQueue(assignee);
-        }
-
-        @Override
-        public List<String> planningMessageIds(String sessionId) {
-            return delegate.planningMessageIds(sessionId);
+            super(delegate);
         }
 
         @Override
         public Task insertTask(NewTask task, int afterOrder) {
             beforeWrite();
-            return delegate.insertTask(task, afterOrder);
+            return delegate().insertTask(task, afterOrder);
         }
 
         @Override
         public Task updateTask(TaskUpdate update) {
             beforeWrite();
-            return delegate.updateTask(update);
+            return delegate().updateTask(update);
         }
 
         @Override
         public Task appendProgress(long taskId, String progress) {
             beforeWrite();
-            return delegate.appendProgress(taskId, progress);
+            return delegate().appendProgress(taskId, progress);
         }
 
         @Override
         public Task addComment(long taskId, String author, String text) {
             beforeWrite();
-            return delegate.addComment(taskId, author, text);
+            return delegate().addComment(taskId, author, text);
         }
 
         @Override
         public Task addLink(long taskId, String url, String description, String author) {
             beforeWrite();
-            return delegate.addLink(taskId, url, description, author);
+            return delegate().addLink(taskId, url, description, author);
         }
 
         @Override
         public Task linkMessages(long taskId, List<String> messageIds) {
             beforeWrite();
-            return delegate.linkMessages(taskId, messageIds);
+            return delegate().linkMessages(taskId, messageIds);
         }
 
         @Override
         public void linkMessagesToPlanningSection(String sessionId, List<String> messageIds) {
             beforeWrite();
-            delegate.linkMessagesToPlanningSection(sessionId, messageIds);
+            delegate().linkMessagesToPlanningSection(sessionId, messageIds);
         }
 
         @Override
         public Optional<Task> claimNext(String assignee) {
             beforeWrite();
-            return delegate.claimNext(assignee);
+            return delegate().claimNext(assignee);
         }
     }
 }

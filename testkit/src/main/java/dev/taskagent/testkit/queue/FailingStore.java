@@ -5,10 +5,9 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
-import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskUpdate;
-import java.util.List;
+import dev.taskagent.testkit.ForwardingTaskTransaction;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,46 +78,9 @@ final class FailingStore implements TaskStore {
         return new TaskStoreException("injected failure after " + what + " (" + fault + ")");
     }
 
-    private final class FailingTransaction implements TaskTransaction {
-        private final TaskTransaction delegate;
-
+    private final class FailingTransaction extends ForwardingTaskTransaction {
         FailingTransaction(TaskTransaction delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public Optional<Task> findTask(long taskId) {
-            return delegate.findTask(taskId);
-        }
-
-        @Override
-        public List<Task> listTasks(String sessionId) {
-            return delegate.listTasks(sessionId);
-        }
-
-        @Override
-        public Optional<Task> findTaskByOrder(String sessionId, int order) {
-            return delegate.findTaskByOrder(sessionId, order);
-        }
-
-        @Override
-        public List<Task> listQueue(String assignee) {
-            return delegate.listQueue(assignee);
-        }
-
-        @Override
-        public List<String> planningMessageIds(String sessionId) {
-            return delegate.planningMessageIds(sessionId);
-        }
-
-        @Override
-        public Task insertTask(NewTask task, int afterOrder) {
-            return delegate.insertTask(task, afterOrder);
-        }
-
-        @Override
-        public Task appendTask(NewTask task) {
-            return delegate.appendTask(task);
+            super(delegate);
         }
 
         @Override
@@ -128,7 +90,7 @@ final class FailingStore implements TaskStore {
                 long expected = update.expectedVersion().orElse(0);
                 throw new StaleTaskException(update.taskId(), expected, expected + 1);
             }
-            Task updated = delegate.updateTask(update);
+            Task updated = delegate().updateTask(update);
             if (fault == Fault.AFTER_UPDATE) {
                 throw injected("the update of task " + update.taskId());
             }
@@ -136,13 +98,8 @@ final class FailingStore implements TaskStore {
         }
 
         @Override
-        public Task appendProgress(long taskId, String progress) {
-            return delegate.appendProgress(taskId, progress);
-        }
-
-        @Override
         public Task addComment(long taskId, String author, String text) {
-            Task commented = delegate.addComment(taskId, author, text);
+            Task commented = delegate().addComment(taskId, author, text);
             if (fault == Fault.AFTER_COMMENT) {
                 throw injected("the comment on task " + taskId);
             }
@@ -150,23 +107,8 @@ final class FailingStore implements TaskStore {
         }
 
         @Override
-        public Task addLink(long taskId, String url, String description, String author) {
-            return delegate.addLink(taskId, url, description, author);
-        }
-
-        @Override
-        public Task linkMessages(long taskId, List<String> messageIds) {
-            return delegate.linkMessages(taskId, messageIds);
-        }
-
-        @Override
-        public void linkMessagesToPlanningSection(String sessionId, List<String> messageIds) {
-            delegate.linkMessagesToPlanningSection(sessionId, messageIds);
-        }
-
-        @Override
         public Optional<Task> claimNext(String assignee) {
-            Optional<Task> claimed = delegate.claimNext(assignee);
+            Optional<Task> claimed = delegate().claimNext(assignee);
             if (fault == Fault.AFTER_CLAIM && claimed.isPresent()) {
                 throw injected("claiming task " + claimed.get().id());
             }

@@ -1,0 +1,100 @@
+package dev.taskagent.testkit;
+
+import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.task.NewTask;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskUpdate;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A {@link TaskTransaction} that passes every call to another one: extend it and override only the
+ * operations a store decorator changes (to inject a fault, count, or trace). {@link #appendTask(NewTask)} is
+ * deliberately not forwarded: the interface's default goes through {@link #insertTask(NewTask, int)}, so
+ * a decorator that intercepts inserts sees appends too.
+ *
+ * <p>As thread-safe as the transaction it wraps (that is, used on one thread only).
+ */
+public abstract class ForwardingTaskTransaction implements TaskTransaction {
+    private final TaskTransaction delegate;
+
+    /**
+     * Wraps a transaction.
+     *
+     * @param delegate the transaction every call goes to
+     */
+    protected ForwardingTaskTransaction(TaskTransaction delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+    }
+
+    /** @return the wrapped transaction */
+    protected final TaskTransaction delegate() {
+        return delegate;
+    }
+
+    @Override
+    public Optional<Task> findTask(long taskId) {
+        return delegate.findTask(taskId);
+    }
+
+    @Override
+    public List<Task> listTasks(String sessionId) {
+        return delegate.listTasks(sessionId);
+    }
+
+    @Override
+    public Optional<Task> findTaskByOrder(String sessionId, int order) {
+        return delegate.findTaskByOrder(sessionId, order);
+    }
+
+    @Override
+    public List<Task> listQueue(String assignee) {
+        return delegate.listQueue(assignee);
+    }
+
+    @Override
+    public List<String> planningMessageIds(String sessionId) {
+        return delegate.planningMessageIds(sessionId);
+    }
+
+    @Override
+    public Task insertTask(NewTask task, int afterOrder) {
+        return delegate.insertTask(task, afterOrder);
+    }
+
+    @Override
+    public Task updateTask(TaskUpdate update) {
+        return delegate.updateTask(update);
+    }
+
+    @Override
+    public Task appendProgress(long taskId, String progress) {
+        return delegate.appendProgress(taskId, progress);
+    }
+
+    @Override
+    public Task addComment(long taskId, String author, String text) {
+        return delegate.addComment(taskId, author, text);
+    }
+
+    @Override
+    public Task addLink(long taskId, String url, String description, String author) {
+        return delegate.addLink(taskId, url, description, author);
+    }
+
+    @Override
+    public Task linkMessages(long taskId, List<String> messageIds) {
+        return delegate.linkMessages(taskId, messageIds);
+    }
+
+    @Override
+    public void linkMessagesToPlanningSection(String sessionId, List<String> messageIds) {
+        delegate.linkMessagesToPlanningSection(sessionId, messageIds);
+    }
+
+    @Override
+    public Optional<Task> claimNext(String assignee) {
+        return delegate.claimNext(assignee);
+    }
+}
