@@ -331,7 +331,13 @@ public final class TaskQueue {
     private Task updateOnce(TaskUpdate update) {
         return runner.run((transaction, events) -> {
             Task before = existing(transaction, update.taskId());
-            Task after = transaction.updateTask(withPreviousAssignee(update, before));
+            TaskUpdate effective = withPreviousAssignee(update, before);
+            boolean versionHolds = update.expectedVersion().isEmpty()
+                    || update.expectedVersion().getAsLong() == before.version();
+            if (versionHolds && effective.applyTo(before).build().equals(before)) {
+                return before; // nothing would change: no write, no new version, no event
+            }
+            Task after = transaction.updateTask(effective);
             if (before.status() != after.status()) {
                 events.add(new TaskEvent.StatusChanged(after, before.status(), after.status()));
             }

@@ -703,6 +703,28 @@ public abstract class TaskQueueSuite {
     }
 
     @Test
+    void anUpdateThatChangesNothingWritesNothingAndTellsNoListener() {
+        Task task = create("alice", 1, "Same words");
+        events.clear();
+
+        Task unchanged = queue.update(TaskUpdate.of(task.id())
+                .priority(1)
+                .assignee("alice")
+                .description("Same words")
+                .build());
+
+        assertThat(unchanged).isEqualTo(task);
+        assertThat(store.findTask(task.id()).orElseThrow().version()).isEqualTo(task.version());
+        assertThat(events).isEmpty();
+        assertThatThrownBy(() -> queue.update(TaskUpdate.of(task.id())
+                        .expectVersion(task.version() + 5)
+                        .priority(1)
+                        .build()))
+                .as("a stale expected version is still refused, even for a no-op")
+                .isInstanceOf(StaleTaskException.class);
+    }
+
+    @Test
     void getMyQueueToolListsTheAgentsTasksInClaimOrder() {
         Task low = create("alice", 1, "Low priority");
         Task high = create("alice", 5, "High priority,\nsecond line");
