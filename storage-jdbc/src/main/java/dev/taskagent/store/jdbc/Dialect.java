@@ -65,6 +65,15 @@ abstract class Dialect {
      */
     abstract OptionalLong claimNext(Connection connection, String assignee, LocalDateTime now) throws SQLException;
 
+    /**
+     * Tells whether the driver or database keeps a prepared UNION statement between {@code
+     * prepareStatement} calls on one connection; when not, {@link TaskReader} wraps its unions in a
+     * derived table, which it does keep.
+     */
+    boolean cachesUnionStatements() {
+        return true;
+    }
+
     /** Prepares an INSERT whose generated {@code id} is read with {@code getGeneratedKeys()}, column 1. */
     PreparedStatement prepareInsertReturningId(Connection connection, String sql) throws SQLException {
         return connection.prepareStatement(sql, new String[] {"id"});

@@ -123,7 +123,8 @@ final class JdbcTransaction implements TaskTransaction {
         checkUsable();
         StoreArguments.sessionId(sessionId);
         return sql("list the tasks of session '" + sessionId + "'", () -> {
-            List<Task> tasks = new ArrayList<>(TaskReader.read(connection, TaskReader.Filter.session(sessionId)));
+            List<Task> tasks =
+                    new ArrayList<>(TaskReader.read(connection, dialect, TaskReader.Filter.session(sessionId)));
             tasks.sort(TaskReader.SESSION_ORDER);
             return List.copyOf(tasks);
         });
@@ -138,7 +139,7 @@ final class JdbcTransaction implements TaskTransaction {
         }
         return sql(
                 "read task " + order + " of session '" + sessionId + "'",
-                () -> TaskReader.read(connection, TaskReader.Filter.sessionOrder(sessionId, order)).stream()
+                () -> TaskReader.read(connection, dialect, TaskReader.Filter.sessionOrder(sessionId, order)).stream()
                         .findFirst());
     }
 
@@ -147,7 +148,7 @@ final class JdbcTransaction implements TaskTransaction {
         checkUsable();
         StoreArguments.name(assignee, "assignee");
         return sql("list the queue of '" + assignee + "'", () -> {
-            List<Task> tasks = new ArrayList<>(TaskReader.read(connection, TaskReader.Filter.queue(assignee)));
+            List<Task> tasks = new ArrayList<>(TaskReader.read(connection, dialect, TaskReader.Filter.queue(assignee)));
             tasks.sort(TaskReader.CLAIM_ORDER);
             return List.copyOf(tasks);
         });
@@ -173,7 +174,7 @@ final class JdbcTransaction implements TaskTransaction {
     }
 
     private Optional<Task> readOne(long taskId) throws SQLException {
-        return TaskReader.read(connection, TaskReader.Filter.id(taskId)).stream()
+        return TaskReader.read(connection, dialect, TaskReader.Filter.id(taskId)).stream()
                 .findFirst();
     }
 

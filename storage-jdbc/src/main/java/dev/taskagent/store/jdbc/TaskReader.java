@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,26 +23,45 @@ import java.util.Map;
  * committed state of the database on every supported database at READ COMMITTED, so a reader never sees a
  * task row from before a commit beside children from after it (TS-1.3).
  *
+ * <p>The statement has no ORDER BY: the rows are put in order here (children by their sequence), which
+ * spares the database a sort of the whole union (MariaDB writes it to a temporary table). A read by id
+ * matches the children on {@code task_id = ?} directly; the other reads select them through a subquery on
+ * the tasks table.
+ *
  * <p>Thread-safe (stateless).
  */
 final class TaskReader {
 
-    /** Which tasks to read: a condition on the tasks table (alias {@code t}) and its parameters. */
-    record Filter(String condition, Object... parameters) {
+    /** What a filter selects; each shape has one statement per dialect, built once. */
+    enum Shape {
+        ID("t.id = ?"),
+        SESSION("t.session_id = ?"),
+        SESSION_ORDER("t.session_id = ? AND t.task_order = ?"),
+        QUEUE("t.assignee = ? AND t.archived = FALSE");
+
+        private final String condition;
+
+        Shape(String condition) {
+            this.condition = condition;
+        }
+    }
+
+    /** Which tasks to read: a shape and its parameters. */
+    record Filter(Shape shape, Object... parameters) {
         static Filter id(long taskId) {
-            return new Filter("t.id = ?", taskId);
+            return new Filter(Shape.ID, taskId);
         }
 
         static Filter session(String sessionId) {
-            return new Filter("t.session_id = ?", sessionId);
+            return new Filter(Shape.SESSION, sessionId);
         }
 
         static Filter sessionOrder(String sessionId, int order) {
-            return new Filter("t.session_id = ? AND t.task_order = ?", sessionId, order);
+            return new Filter(Shape.SESSION_ORDER, sessionId, order);
         }
 
         static Filter queue(String assignee) {
-            return new Filter("t.assignee = ? AND t.archived = FALSE", assignee);
+            return new Filter(Shape.QUEUE, assignee);
         }
     }
 
@@ -71,6 +91,23 @@ final class TaskReader {
             childBranch("L", "taskagent_links", "c.id", "c.url", "c.description", "c.author", "c.created_at"),
             childBranch("M", "taskagent_messages", "c.seq", "c.message_id"));
 
+    private static final Map<Shape, String> UNIONS = new EnumMap<>(Shape.class);
+
+    /**
+     * The same unions as derived tables of a plain SELECT, for H2: it parses a UNION again on every
+     * {@code prepareStatement} (its per-session statement cache keeps plain SELECTs only), which costs
+     * several times running it; wrapped, the union is parsed once per connection.
+     */
+    private static final Map<Shape, String> DERIVED_TABLES = new EnumMap<>(Shape.class);
+
+    static {
+        for (Shape shape : Shape.values()) {
+            String union = union(shape);
+            UNIONS.put(shape, union);
+            DERIVED_TABLES.put(shape, "SELECT * FROM (" + union + ") u");
+        }
+    }
+
     private TaskReader() {}
 
     private static String childBranch(String kind, String table, String seq, String... columns) {
@@ -87,22 +124,25 @@ final class TaskReader {
         return sql.append(" FROM ").append(table).append(" c").toString();
     }
 
-    /** The statement that reads the tasks a filter selects, with all their children. */
-    static String sql(Filter filter) {
-        StringBuilder sql = new StringBuilder(TASK_BRANCH).append(filter.condition());
+    private static String union(Shape shape) {
+        StringBuilder sql = new StringBuilder(TASK_BRANCH).append(shape.condition);
+        String childCondition = shape == Shape.ID
+                ? "c.task_id = ?"
+                : "c.task_id IN (SELECT t.id FROM taskagent_tasks t WHERE " + shape.condition + ")";
         for (String branch : CHILD_BRANCHES) {
-            sql.append(" UNION ALL ")
-                    .append(branch)
-                    .append(" WHERE c.task_id IN (SELECT t.id FROM taskagent_tasks t WHERE ")
-                    .append(filter.condition())
-                    .append(')');
+            sql.append(" UNION ALL ").append(branch).append(" WHERE ").append(childCondition);
         }
-        return sql.append(" ORDER BY 2, 1, 3").toString();
+        return sql.toString();
+    }
+
+    /** The statement that reads the tasks of a shape, with all their children, on a dialect. */
+    static String sql(Shape shape, Dialect dialect) {
+        return (dialect.cachesUnionStatements() ? UNIONS : DERIVED_TABLES).get(shape);
     }
 
     /** Reads the selected tasks, in no particular order. */
-    static List<Task> read(Connection connection, Filter filter) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql(filter))) {
+    static List<Task> read(Connection connection, Dialect dialect, Filter filter) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql(filter.shape(), dialect))) {
             int index = 1;
             for (int branch = 0; branch <= CHILD_BRANCHES.size(); branch++) {
                 for (Object parameter : filter.parameters()) {
@@ -120,14 +160,16 @@ final class TaskReader {
         while (rows.next()) {
             String kind = rows.getString(1);
             Parts parts = tasks.computeIfAbsent(rows.getLong(2), Parts::new);
+            long seq = rows.getLong(3);
             switch (kind) {
                 case "T" -> parts.readTask(rows);
-                case "P" -> parts.progresses.add(rows.getString(4));
-                case "U" -> parts.preferences.add(rows.getString(4));
-                case "C" -> parts.comments.add(new Comment(rows.getString(5), rows.getString(4), time(rows, 7)));
+                case "P" -> parts.progresses.add(seq, rows.getString(4));
+                case "U" -> parts.preferences.add(seq, rows.getString(4));
+                case "C" -> parts.comments.add(seq, new Comment(rows.getString(5), rows.getString(4), time(rows, 7)));
                 case "L" ->
-                    parts.links.add(new Link(rows.getString(4), rows.getString(5), rows.getString(6), time(rows, 7)));
-                case "M" -> parts.messageIds.add(rows.getString(4));
+                    parts.links.add(
+                            seq, new Link(rows.getString(4), rows.getString(5), rows.getString(6), time(rows, 7)));
+                case "M" -> parts.messageIds.add(seq, rows.getString(4));
                 default -> throw new IllegalStateException("Unknown row kind " + kind);
             }
         }
@@ -150,11 +192,11 @@ final class TaskReader {
     private static final class Parts {
         private final long id;
         private Task.Builder task;
-        private final List<String> progresses = new ArrayList<>();
-        private final List<String> preferences = new ArrayList<>();
-        private final List<Comment> comments = new ArrayList<>();
-        private final List<Link> links = new ArrayList<>();
-        private final List<String> messageIds = new ArrayList<>();
+        private final Children<String> progresses = new Children<>();
+        private final Children<String> preferences = new Children<>();
+        private final Children<Comment> comments = new Children<>();
+        private final Children<Link> links = new Children<>();
+        private final Children<String> messageIds = new Children<>();
 
         Parts(long id) {
             this.id = id;
@@ -180,12 +222,38 @@ final class TaskReader {
         }
 
         Task build() {
-            return task.progresses(progresses)
-                    .userPreferences(preferences)
-                    .comments(comments)
-                    .links(links)
-                    .messageIds(messageIds)
+            return task.progresses(progresses.inOrder())
+                    .userPreferences(preferences.inOrder())
+                    .comments(comments.inOrder())
+                    .links(links.inOrder())
+                    .messageIds(messageIds.inOrder())
                     .build();
         }
     }
+
+    /** The rows of one child table of one task, put in sequence order when they did not arrive in it. */
+    private static final class Children<T> {
+        private final List<Sequenced<T>> entries = new ArrayList<>();
+        private boolean inOrder = true;
+
+        void add(long seq, T value) {
+            if (!entries.isEmpty() && entries.get(entries.size() - 1).seq() > seq) {
+                inOrder = false;
+            }
+            entries.add(new Sequenced<>(seq, value));
+        }
+
+        List<T> inOrder() {
+            if (!inOrder) {
+                entries.sort(Comparator.comparingLong(Sequenced::seq));
+            }
+            List<T> values = new ArrayList<>(entries.size());
+            for (Sequenced<T> entry : entries) {
+                values.add(entry.value());
+            }
+            return values;
+        }
+    }
+
+    private record Sequenced<T>(long seq, T value) {}
 }
