@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the JMH benchmarks and runs the whole suite, then prints the tables of docs/PERFORMANCE.md.
 #
-#   benchmarks/run.sh                        the full suite (about 20 minutes on 2 cores)
+#   benchmarks/run.sh                        the full suite (about 30 minutes on 2 cores)
 #   benchmarks/run.sh -wi 0 -i 1 -r 1s \
 #     -jvmArgsAppend -Dtaskagent.bench.expectedClaimsPerSecond=2000
 #                                            a smoke run: every benchmark once, briefly

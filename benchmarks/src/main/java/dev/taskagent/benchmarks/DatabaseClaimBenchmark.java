@@ -28,11 +28,15 @@ import org.openjdk.jmh.infra.ThreadParams;
  * plainest hand-written claim over plain JDBC, {@link FloorClaimTarget}) in the same run. Each trial gets
  * a fresh database and a HikariCP pool as large as the thread count; each claim is one transaction that
  * returns the task with its two comments and two links.
+ *
+ * <p>The warmup is long (10 × 1 s): with 16 threads on two cores the JIT competes with the workers for
+ * the CPU, and H2's claim path (which runs in this JVM) took about 15 s to reach a steady rate; a shorter
+ * warmup measured the compiler, not the claim.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 1)
+@Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 3, time = 2)
 @Fork(1)
 public class DatabaseClaimBenchmark {
