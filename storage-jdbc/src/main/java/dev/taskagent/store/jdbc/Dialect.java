@@ -1,5 +1,6 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -8,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.time.LocalDateTime;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,12 +60,20 @@ abstract class Dialect {
     abstract void insertSessionIfAbsent(Connection connection, String sessionId) throws SQLException;
 
     /**
-     * Claims the assignee's next pending task: marks it running, bumps its version and updatedAt, and
-     * leaves it locked by this transaction. Never hands one task to two transactions.
+     * Claims the assignee's next pending task: marks it running, bumps its version and updatedAt, leaves
+     * it locked by this transaction, and reads it with all its children. Never hands one task to two
+     * transactions.
      *
-     * @return the claimed task's id, or empty when nothing is claimable
+     * @return the claimed task, or empty when nothing is claimable
      */
-    abstract OptionalLong claimNext(Connection connection, String assignee, LocalDateTime now) throws SQLException;
+    abstract Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException;
+
+    /** Reads the task a claim statement locked, if it claimed one. */
+    final Optional<Task> readClaimed(Connection connection, OptionalLong claimedId) throws SQLException {
+        return claimedId.isPresent()
+                ? Optional.of(TaskReader.readLocked(connection, this, claimedId.getAsLong()))
+                : Optional.empty();
+    }
 
     /**
      * Tells whether the driver or database keeps a prepared UNION statement between {@code

@@ -1,5 +1,6 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.task.Task;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,6 +8,7 @@ import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -76,7 +78,11 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    OptionalLong claimNext(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+        return readClaimed(connection, claimId(connection, assignee, now));
+    }
+
+    private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now) throws SQLException {
         while (true) {
             List<Long> candidates = candidates(connection, assignee);
             if (candidates.isEmpty()) {

@@ -180,7 +180,7 @@ final class JdbcTransaction implements TaskTransaction {
 
     /** Reads a task this unit of work holds locked, so it exists. */
     private Task readLocked(long taskId) throws SQLException {
-        return readOne(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
+        return TaskReader.readLocked(connection, dialect, taskId);
     }
 
     // ---- inserts
@@ -591,9 +591,8 @@ final class JdbcTransaction implements TaskTransaction {
     public Optional<Task> claimNext(String assignee) {
         checkUsable();
         StoreArguments.name(assignee, "assignee");
-        return sql("claim the next task of '" + assignee + "'", () -> {
-            OptionalLong id = dialect.claimNext(connection, assignee, JdbcSupport.toDatabase(now()));
-            return id.isPresent() ? Optional.of(readLocked(id.getAsLong())) : Optional.empty();
-        });
+        return sql(
+                "claim the next task of '" + assignee + "'",
+                () -> dialect.claimAndRead(connection, assignee, JdbcSupport.toDatabase(now())));
     }
 }

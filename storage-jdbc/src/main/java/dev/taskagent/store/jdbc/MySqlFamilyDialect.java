@@ -1,9 +1,11 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.task.Task;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -58,7 +60,11 @@ abstract class MySqlFamilyDialect extends Dialect {
     }
 
     @Override
-    OptionalLong claimNext(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+        return readClaimed(connection, claimId(connection, assignee, now));
+    }
+
+    private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now) throws SQLException {
         OptionalLong id;
         try (PreparedStatement select = connection.prepareStatement(CLAIM_SELECT)) {
             select.setString(1, assignee);

@@ -1,5 +1,6 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.Task;
@@ -16,6 +17,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads tasks with every field in ONE statement: the task rows and their progresses, preferences,
@@ -78,18 +80,22 @@ final class TaskReader {
     // Columns: kind, task_id, seq, text_a, text_b, text_c, time_a, time_b, int_a, int_b, int_c, long_a,
     // status, assignee, previous_assignee, created_by, archived. The task branch comes first so that
     // its types decide the union's column types; the other branches fill what they lack with NULL.
-    private static final String TASK_BRANCH = "SELECT 'T' AS kind, t.id AS task_id, 0 AS seq,"
+    private static final String TASK_COLUMNS = "SELECT 'T' AS kind, t.id AS task_id, 0 AS seq,"
             + " t.description AS text_a, t.steps AS text_b, t.session_id AS text_c, t.created_at AS time_a,"
             + " t.updated_at AS time_b, t.task_order AS int_a, t.priority AS int_b, t.current_step AS int_c,"
             + " t.version AS long_a, t.status AS status, t.assignee AS assignee,"
-            + " t.previous_assignee AS previous_assignee, t.created_by AS created_by, t.archived AS archived"
-            + " FROM taskagent_tasks t WHERE ";
+            + " t.previous_assignee AS previous_assignee, t.created_by AS created_by, t.archived AS archived";
+    private static final String TASK_BRANCH = TASK_COLUMNS + " FROM taskagent_tasks t WHERE ";
     private static final List<String> CHILD_BRANCHES = List.of(
             childBranch("P", "taskagent_progresses", "c.id", "c.content"),
             childBranch("U", "taskagent_preferences", "c.id", "c.content"),
             childBranch("C", "taskagent_comments", "c.id", "c.content", "c.author", "NULL", "c.created_at"),
             childBranch("L", "taskagent_links", "c.id", "c.url", "c.description", "c.author", "c.created_at"),
             childBranch("M", "taskagent_messages", "c.seq", "c.message_id"));
+
+    /** The task row's version as a statement's snapshot saw it, in the long_a column (see claimingRead). */
+    private static final String SNAPSHOT_VERSION_BRANCH =
+            "SELECT 'V', v.id, 0" + ", NULL".repeat(8) + ", v.version" + ", NULL".repeat(5) + " FROM taskagent_tasks v";
 
     private static final Map<Shape, String> UNIONS = new EnumMap<>(Shape.class);
 
@@ -140,6 +146,61 @@ final class TaskReader {
         return (dialect.cachesUnionStatements() ? UNIONS : DERIVED_TABLES).get(shape);
     }
 
+    /**
+     * A statement that claims and reads at once, for PostgreSQL: {@code claim} is an UPDATE that RETURNING
+     * {@code *} gives the claimed task row; run as the CTE {@code claimed}, it is followed by that row, the
+     * task's children, and a row of kind V holding the task's version as the statement's snapshot saw it.
+     * All parts of one PostgreSQL statement read one snapshot, taken before the claim locked its row; the
+     * lock, though, takes the newest committed version of the row. So the children belong to the claimed
+     * row only when no commit touched the task in between, which {@link #readClaimed} checks: every write
+     * to a task or its children bumps its version, and the claim bumps it once more.
+     */
+    static String claimingRead(String claim) {
+        StringBuilder sql = new StringBuilder("WITH claimed AS (")
+                .append(claim)
+                .append(") ")
+                .append(TASK_COLUMNS)
+                .append(" FROM claimed t");
+        String claimedId = " WHERE c.task_id = (SELECT id FROM claimed)";
+        for (String branch : CHILD_BRANCHES) {
+            sql.append(" UNION ALL ").append(branch).append(claimedId);
+        }
+        return sql.append(" UNION ALL ")
+                .append(SNAPSHOT_VERSION_BRANCH)
+                .append(" WHERE v.id = (SELECT id FROM claimed)")
+                .toString();
+    }
+
+    /**
+     * What a {@link #claimingRead} returned.
+     *
+     * @param taskId the claimed task
+     * @param task the claimed task, or null when a commit between the statement's snapshot and its lock
+     *     touched the task, so that its children must be read again (the row lock now keeps them still)
+     */
+    record ClaimedRead(long taskId, Task task) {}
+
+    /** @return the claimed task from the rows of a {@link #claimingRead}, or empty when nothing was claimed */
+    static Optional<ClaimedRead> readClaimed(ResultSet rows) throws SQLException {
+        Map<Long, Parts> tasks = collect(rows);
+        if (tasks.isEmpty()) {
+            return Optional.empty();
+        }
+        if (tasks.size() != 1) {
+            throw new IllegalStateException("A claim returned " + tasks.size() + " tasks");
+        }
+        Parts parts = tasks.values().iterator().next();
+        boolean consistent = parts.task != null && parts.snapshotVersion + 1 == parts.version;
+        return Optional.of(new ClaimedRead(parts.id, consistent ? parts.build() : null));
+    }
+
+    /** Reads a task that this unit of work holds locked, so that it exists. */
+    static Task readLocked(Connection connection, Dialect dialect, long taskId) throws SQLException {
+        return read(connection, dialect, Filter.id(taskId)).stream()
+                .findFirst()
+                .orElseThrow(() -> new TaskNotFoundException(taskId));
+    }
+
     /** Reads the selected tasks, in no particular order. */
     static List<Task> read(Connection connection, Dialect dialect, Filter filter) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql(filter.shape(), dialect))) {
@@ -156,6 +217,19 @@ final class TaskReader {
     }
 
     private static List<Task> assemble(ResultSet rows) throws SQLException {
+        Map<Long, Parts> tasks = collect(rows);
+        List<Task> result = new ArrayList<>(tasks.size());
+        for (Parts parts : tasks.values()) {
+            // A child whose task row the filter matched in its subquery but not in the task branch
+            // cannot occur within one statement; skip it defensively rather than build half a task.
+            if (parts.task != null) {
+                result.add(parts.build());
+            }
+        }
+        return result;
+    }
+
+    private static Map<Long, Parts> collect(ResultSet rows) throws SQLException {
         Map<Long, Parts> tasks = new LinkedHashMap<>();
         while (rows.next()) {
             String kind = rows.getString(1);
@@ -170,18 +244,11 @@ final class TaskReader {
                     parts.links.add(
                             seq, new Link(rows.getString(4), rows.getString(5), rows.getString(6), time(rows, 7)));
                 case "M" -> parts.messageIds.add(seq, rows.getString(4));
+                case "V" -> parts.snapshotVersion = rows.getLong(12);
                 default -> throw new IllegalStateException("Unknown row kind " + kind);
             }
         }
-        List<Task> result = new ArrayList<>(tasks.size());
-        for (Parts parts : tasks.values()) {
-            // A child whose task row the filter matched in its subquery but not in the task branch
-            // cannot occur within one statement; skip it defensively rather than build half a task.
-            if (parts.task != null) {
-                result.add(parts.build());
-            }
-        }
-        return result;
+        return tasks;
     }
 
     private static Instant time(ResultSet rows, int column) throws SQLException {
@@ -192,6 +259,8 @@ final class TaskReader {
     private static final class Parts {
         private final long id;
         private Task.Builder task;
+        private long version;
+        private long snapshotVersion = -1;
         private final Children<String> progresses = new Children<>();
         private final Children<String> preferences = new Children<>();
         private final Children<Comment> comments = new Children<>();
@@ -203,6 +272,7 @@ final class TaskReader {
         }
 
         void readTask(ResultSet rows) throws SQLException {
+            version = rows.getLong(12);
             task = Task.builder()
                     .id(id)
                     .description(rows.getString(4))
@@ -213,7 +283,7 @@ final class TaskReader {
                     .order(rows.getInt(9))
                     .priority(rows.getInt(10))
                     .currentStep(rows.getInt(11))
-                    .version(rows.getLong(12))
+                    .version(version)
                     .status(TaskStatus.fromWireName(rows.getString(13)))
                     .assignee(rows.getString(14))
                     .previousAssignee(rows.getString(15))
@@ -232,7 +302,7 @@ final class TaskReader {
     }
 
     /** The rows of one child table of one task, put in sequence order when they did not arrive in it. */
-    private static final class Children<T> {
+    static final class Children<T> {
         private final List<Sequenced<T>> entries = new ArrayList<>();
         private boolean inOrder = true;
 
