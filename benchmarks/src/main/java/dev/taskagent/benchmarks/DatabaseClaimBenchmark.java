@@ -30,8 +30,8 @@ import org.openjdk.jmh.infra.ThreadParams;
  * returns the task with its two comments and two links.
  *
  * <p>The warmup is long (10 × 1 s): with 16 threads on two cores the JIT competes with the workers for
- * the CPU, and H2's claim path (which runs in this JVM) took about 15 s to reach a steady rate; a shorter
- * warmup measured the compiler, not the claim.
+ * the CPU, and H2's claim path (which runs in this JVM) took about 20 s to reach a steady rate; a shorter
+ * warmup measured the compiler, not the claim, and a longer one would lengthen the 72 trials further.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
