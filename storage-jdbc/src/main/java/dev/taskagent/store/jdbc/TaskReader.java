@@ -147,9 +147,9 @@ final class TaskReader {
     }
 
     /**
-     * A statement that claims and reads at once, for PostgreSQL: {@code claim} is an UPDATE that RETURNING
-     * {@code *} gives the claimed task row; run as the CTE {@code claimed}, it is followed by that row, the
-     * task's children, and a row of kind V holding the task's version as the statement's snapshot saw it.
+     * A statement that claims and reads at once, for PostgreSQL: {@code claim} is an {@code UPDATE … RETURNING
+     * *} of the claimed task row; run as the CTE {@code claimed}, it is followed by that row, the task's
+     * children, and a row of kind V holding the task's version as the statement's snapshot saw it.
      * All parts of one PostgreSQL statement read one snapshot, taken before the claim locked its row; the
      * lock, though, takes the newest committed version of the row. So the children belong to the claimed
      * row only when no commit touched the task in between, which {@link #readClaimed} checks: every write
