@@ -200,13 +200,17 @@ public final class MarkdownSteps {
         if (step.checked() == checked) {
             return this;
         }
-        char[] chars = document.toCharArray();
-        chars[boxOffsets[number - 1]] = checked ? 'x' : ' ';
+        // A StringBuilder keeps the document's compact (Latin-1) form where toCharArray() would widen it.
+        StringBuilder updatedDocument = new StringBuilder(document);
+        updatedDocument.setCharAt(boxOffsets[number - 1], checked ? 'x' : ' ');
         List<Step> updated = new ArrayList<>(steps);
         updated.set(number - 1, step.withChecked(checked));
         // boxOffsets is never written after parsing, so the new instance can share it.
         return new MarkdownSteps(
-                new String(chars), Collections.unmodifiableList(updated), boxOffsets, doneCount + (checked ? 1 : -1));
+                updatedDocument.toString(),
+                Collections.unmodifiableList(updated),
+                boxOffsets,
+                doneCount + (checked ? 1 : -1));
     }
 
     /**
