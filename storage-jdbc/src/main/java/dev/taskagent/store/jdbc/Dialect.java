@@ -68,8 +68,8 @@ abstract class Dialect {
      */
     abstract Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException;
 
-    /** Reads the task a claim statement locked, if it claimed one. */
-    final Optional<Task> readClaimed(Connection connection, OptionalLong claimedId) throws SQLException {
+    /** Reads the task whose id a claim returned, if it claimed one; the claim holds its row. */
+    final Optional<Task> readClaimedId(Connection connection, OptionalLong claimedId) throws SQLException {
         return claimedId.isPresent()
                 ? Optional.of(TaskReader.readLocked(connection, this, claimedId.getAsLong()))
                 : Optional.empty();

@@ -79,7 +79,7 @@ final class H2Dialect extends Dialect {
 
     @Override
     Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException {
-        return readClaimed(connection, claimId(connection, assignee, now));
+        return readClaimedId(connection, claimId(connection, assignee, now));
     }
 
     private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now) throws SQLException {
