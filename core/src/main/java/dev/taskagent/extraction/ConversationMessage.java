@@ -1,8 +1,8 @@
 package dev.taskagent.extraction;
 
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TextLimits;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -17,7 +17,8 @@ import java.util.Objects;
  *         ConversationMessage.assistant("m-18", "Booked at Luigi's."));
  * }</pre>
  *
- * @param id the host application's message id; not blank, at most {@link Task#MAX_ID_LENGTH} chars
+ * @param id the host application's message id; not blank, at most {@link Task#MAX_ID_LENGTH} chars, without a
+ *     NUL character or an unpaired surrogate
  * @param role who wrote the message
  * @param parts the content, in order; at least one
  */
@@ -51,13 +52,7 @@ public record ConversationMessage(String id, Role role, List<MessagePart> parts)
     /** Checks the invariants and copies the parts. */
     public ConversationMessage {
         Objects.requireNonNull(id, "id");
-        if (id.isBlank()) {
-            throw new IllegalArgumentException("message id must not be blank");
-        }
-        if (id.length() > Task.MAX_ID_LENGTH) {
-            throw new IllegalArgumentException(String.format(
-                    Locale.ROOT, "message id is %d characters long; the limit is %d", id.length(), Task.MAX_ID_LENGTH));
-        }
+        TextLimits.checkName(id, "message id");
         Objects.requireNonNull(role, "role");
         parts = List.copyOf(parts);
         if (parts.isEmpty()) {

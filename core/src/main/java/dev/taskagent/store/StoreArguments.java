@@ -20,7 +20,8 @@ public final class StoreArguments {
      * @param sessionId the id
      * @return the id
      * @throws NullPointerException if null
-     * @throws IllegalArgumentException if blank or longer than {@link Task#MAX_ID_LENGTH}
+     * @throws IllegalArgumentException if blank, longer than {@link Task#MAX_ID_LENGTH}, or holding a NUL
+     *     character or an unpaired surrogate
      */
     public static String sessionId(String sessionId) {
         return name(sessionId, "sessionId");
@@ -33,18 +34,11 @@ public final class StoreArguments {
      * @param what the parameter's name, for the message
      * @return the name
      * @throws NullPointerException if null
-     * @throws IllegalArgumentException if blank or longer than {@link Task#MAX_ID_LENGTH}
+     * @throws IllegalArgumentException if blank, longer than {@link Task#MAX_ID_LENGTH}, or holding a NUL
+     *     character or an unpaired surrogate
      */
     public static String name(String value, String what) {
-        Objects.requireNonNull(value, what);
-        if (value.isBlank()) {
-            throw new IllegalArgumentException(what + " must not be blank");
-        }
-        if (value.length() > Task.MAX_ID_LENGTH) {
-            throw new IllegalArgumentException(
-                    what + " is " + value.length() + " characters long; the limit is " + Task.MAX_ID_LENGTH);
-        }
-        return value;
+        return TextLimits.checkName(value, what);
     }
 
     /**
@@ -68,7 +62,8 @@ public final class StoreArguments {
      * @param what the parameter's name, for the message
      * @return the text
      * @throws NullPointerException if null
-     * @throws IllegalArgumentException if blank or longer than {@link Task#MAX_TEXT_LENGTH}
+     * @throws IllegalArgumentException if blank, longer than {@link Task#MAX_TEXT_LENGTH}, or holding a
+     *     NUL character or an unpaired surrogate
      */
     public static String text(String text, String what) {
         Objects.requireNonNull(text, what);

@@ -124,6 +124,10 @@ import java.util.Optional;
  *   <li>TS-8.1 Null arguments throw {@link NullPointerException}; blank session ids or assignees,
  *       negative positions, ids that are not positive and texts over the limit throw {@link
  *       IllegalArgumentException}. Nothing is written either way.
+ *   <li>TS-8.2 A text, name or id holding a NUL character (U+0000) or an unpaired UTF-16 surrogate
+ *       throws {@link IllegalArgumentException} whose message starts with the parameter's name, and
+ *       nothing is written; supplementary characters in pairs (emoji) are kept verbatim. Every store
+ *       thereby accepts and refuses the same texts ({@link StoreArguments} does these checks).
  * </ul>
  *
  * <p>Implementations are thread-safe: one store is shared by every thread of the application.

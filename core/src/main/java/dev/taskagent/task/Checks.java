@@ -15,22 +15,10 @@ final class Checks {
     }
 
     static String sessionId(String sessionId) {
-        notBlank(sessionId, "sessionId");
-        if (sessionId.length() > Task.MAX_ID_LENGTH) {
-            throw new IllegalArgumentException(
-                    "sessionId is " + sessionId.length() + " characters long; the limit is " + Task.MAX_ID_LENGTH);
-        }
-        return sessionId;
+        return TextLimits.checkName(sessionId, "sessionId");
     }
 
     static String optionalName(String value, String name) {
-        if (value != null) {
-            notBlank(value, name);
-            if (value.length() > Task.MAX_ID_LENGTH) {
-                throw new IllegalArgumentException(
-                        name + " is " + value.length() + " characters long; the limit is " + Task.MAX_ID_LENGTH);
-            }
-        }
-        return value;
+        return value == null ? null : TextLimits.checkName(value, name);
     }
 }

@@ -73,7 +73,13 @@ public record Task(
         if (id <= 0) {
             throw new IllegalArgumentException("id must be positive, was " + id);
         }
-        Checks.sessionId(sessionId);
+        // Not TextLimits.checkName: a snapshot must stay readable when a store holds a NUL character that
+        // was written before such texts were refused.
+        Checks.notBlank(sessionId, "sessionId");
+        if (sessionId.length() > MAX_ID_LENGTH) {
+            throw new IllegalArgumentException(
+                    "sessionId is " + sessionId.length() + " characters long; the limit is " + MAX_ID_LENGTH);
+        }
         if (order < 1) {
             throw new IllegalArgumentException("order must be at least 1, was " + order);
         }

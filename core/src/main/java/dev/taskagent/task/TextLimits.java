@@ -1,10 +1,14 @@
 package dev.taskagent.task;
 
+import dev.taskagent.internal.StorableText;
 import java.util.Objects;
 
 /**
- * Enforces {@link Task#MAX_TEXT_LENGTH} on free text (descriptions, progress, preferences, comments,
- * steps).
+ * The limits every text of a task obeys, checked in one place so that every store accepts and refuses
+ * the same input: free text (descriptions, progress, preferences, comments, links, steps) is at most
+ * {@link Task#MAX_TEXT_LENGTH} characters, names and ids (session ids, agent names, message ids) at most
+ * {@link Task#MAX_ID_LENGTH}; and no text holds a NUL character (U+0000) or an unpaired UTF-16
+ * surrogate, which some databases refuse or silently replace.
  *
  * <p>Thread-safe (stateless).
  */
@@ -12,13 +16,14 @@ public final class TextLimits {
     private TextLimits() {}
 
     /**
-     * Checks that a text is not null and not longer than {@link Task#MAX_TEXT_LENGTH}.
+     * Checks a free text: not null, not longer than {@link Task#MAX_TEXT_LENGTH}, and storable.
      *
-     * @param text the text
+     * @param text the text; may be blank
      * @param name the field's name, for the message
      * @return the text
      * @throws NullPointerException if {@code text} is null
-     * @throws IllegalArgumentException if {@code text} is too long
+     * @throws IllegalArgumentException if {@code text} is too long or holds a NUL character or an unpaired
+     *     surrogate; the message names the field
      */
     public static String check(String text, String name) {
         Objects.requireNonNull(text, name);
@@ -26,6 +31,36 @@ public final class TextLimits {
             throw new IllegalArgumentException(
                     name + " is " + text.length() + " characters long; the limit is " + Task.MAX_TEXT_LENGTH);
         }
+        return checkStorable(text, name);
+    }
+
+    /**
+     * Checks a name or id (session id, agent name, message id): not null, not blank, not longer than
+     * {@link Task#MAX_ID_LENGTH}, and storable.
+     *
+     * @param value the name
+     * @param name the field's name, for the message
+     * @return the name
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalArgumentException if {@code value} is blank, too long, or holds a NUL character or an
+     *     unpaired surrogate; the message names the field
+     */
+    public static String checkName(String value, String name) {
+        Objects.requireNonNull(value, name);
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(name + " must not be blank");
+        }
+        if (value.length() > Task.MAX_ID_LENGTH) {
+            throw new IllegalArgumentException(
+                    name + " is " + value.length() + " characters long; the limit is " + Task.MAX_ID_LENGTH);
+        }
+        return checkStorable(value, name);
+    }
+
+    private static String checkStorable(String text, String name) {
+        StorableText.problem(text).ifPresent(problem -> {
+            throw new IllegalArgumentException(name + " contains " + problem + ", which no store can keep; remove it");
+        });
         return text;
     }
 }

@@ -1,11 +1,13 @@
 package dev.taskagent.tool;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.internal.Json;
+import dev.taskagent.internal.StorableText;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -15,6 +17,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The arguments of one tool call, parsed from the JSON the model sent, with typed getters that throw
@@ -22,17 +26,32 @@ import java.util.Set;
  * type.
  *
  * <p>The getters are forgiving where models commonly are sloppy and the intent is unambiguous: an
- * integer written as a string ({@code "3"}) is read as an integer, and a single value where a list is
- * expected is read as a list of one. A JSON {@code null} counts as absent.
+ * integer written as a string of the ASCII digits 0-9 with an optional sign ({@code "3"}, {@code "-2"})
+ * is read as an integer, and a single value where a list is expected is read as a list of one. A JSON
+ * {@code null} counts as absent. They are strict where the intent is not: an argument named twice
+ * ({@code {"a": 1, "a": 2}}), digits of other scripts ({@code "١٢"}), and strings holding a NUL character
+ * or an unpaired UTF-16 surrogate (which no store can keep) are refused with a message that names the
+ * argument.
  *
  * <p>Immutable and thread-safe.
  */
 public final class ToolArguments {
     private static final ToolArguments EMPTY = new ToolArguments(Json.mapper().createObjectNode());
 
-    /** Refuses text after the first JSON value: models sometimes concatenate the arguments of two calls. */
-    private static final ObjectReader READER =
-            Json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * Refuses text after the first JSON value (models sometimes concatenate the arguments of two calls),
+     * and a key named twice in one object (which value the model meant is unknown).
+     */
+    private static final ObjectReader READER = Json.mapper()
+            .reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+
+    /** Jackson's message for a key named twice, e.g. {@code Duplicate field 'task_order'}. */
+    private static final Pattern DUPLICATE_KEY = Pattern.compile("^Duplicate field '(.*)'$");
+
+    /** An integer written as a string: ASCII digits only, so that {@code "١٢"} is not read as 12. */
+    private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?[0-9]+");
 
     private final ObjectNode node;
 
@@ -57,6 +76,11 @@ public final class ToolArguments {
         try {
             parsed = READER.readTree(json);
         } catch (JsonProcessingException e) {
+            Matcher duplicate = DUPLICATE_KEY.matcher(String.valueOf(e.getOriginalMessage()));
+            if (duplicate.matches()) {
+                throw new ToolArgumentException("The arguments name '" + duplicate.group(1)
+                        + "' more than once. Send each argument once, with the value you mean.");
+            }
             throw new ToolArgumentException("The arguments are not valid JSON (" + e.getOriginalMessage()
                     + "). Send the arguments as one JSON object, for example {\"name\": \"value\"}.");
         }
@@ -159,7 +183,8 @@ public final class ToolArguments {
      *
      * @param name the argument's name
      * @return the value
-     * @throws ToolArgumentException if it is missing or not a string
+     * @throws ToolArgumentException if it is missing, not a string, or holding a NUL character or an
+     *     unpaired surrogate
      */
     public String requiredString(String name) {
         return optionalString(name).orElseThrow(() -> missing(name, "a string"));
@@ -170,7 +195,8 @@ public final class ToolArguments {
      *
      * @param name the argument's name
      * @return the value, or empty when absent
-     * @throws ToolArgumentException if present but not a string
+     * @throws ToolArgumentException if present but not a string, or holding a NUL character or an
+     *     unpaired surrogate
      */
     public Optional<String> optionalString(String name) {
         JsonNode value = node.get(name);
@@ -180,7 +206,7 @@ public final class ToolArguments {
         if (!value.isTextual()) {
             throw new ToolArgumentException("Argument '" + name + "' must be a string, not " + describe(value) + ".");
         }
-        return Optional.of(value.textValue());
+        return Optional.of(storable(name, value.textValue()));
     }
 
     /**
@@ -212,7 +238,8 @@ public final class ToolArguments {
      *
      * @param name the argument's name
      * @return the values in the order sent, or empty when absent
-     * @throws ToolArgumentException if an element is not a string
+     * @throws ToolArgumentException if an element is not a string, or holds a NUL character or an
+     *     unpaired surrogate
      */
     public Optional<List<String>> optionalStringList(String name) {
         JsonNode value = node.get(name);
@@ -225,7 +252,7 @@ public final class ToolArguments {
                 throw new ToolArgumentException(
                         "Argument '" + name + "' must be an array of strings; it holds " + describe(element) + ".");
             }
-            result.add(element.textValue());
+            result.add(storable(name, element.textValue()));
         }
         return Optional.of(List.copyOf(result));
     }
@@ -256,14 +283,32 @@ public final class ToolArguments {
                 && value.canConvertToLong()) {
             return value.longValue();
         }
-        if (value.isTextual()) {
+        if (value.isTextual() && INTEGER_TEXT.matcher(value.textValue().strip()).matches()) {
             try {
                 return Long.parseLong(value.textValue().strip());
             } catch (NumberFormatException e) {
-                // falls through to the error below
+                throw new ToolArgumentException("Argument '" + name + "' is out of range ("
+                        + value.textValue().strip() + "); send a smaller integer.");
             }
         }
+        if (value.isTextual() && isDigitsOfAnyScript(value.textValue().strip())) {
+            throw new ToolArgumentException("Argument '" + name + "' must be an integer written with the digits 0-9,"
+                    + " not " + describe(value) + ".");
+        }
         throw new ToolArgumentException("Argument '" + name + "' must be an integer, not " + describe(value) + ".");
+    }
+
+    private static boolean isDigitsOfAnyScript(String text) {
+        String digits = text.startsWith("-") || text.startsWith("+") ? text.substring(1) : text;
+        return !digits.isEmpty() && digits.codePoints().allMatch(Character::isDigit);
+    }
+
+    private static String storable(String name, String text) {
+        StorableText.problem(text).ifPresent(problem -> {
+            throw new ToolArgumentException("Argument '" + name + "' contains " + problem
+                    + ", which cannot be stored. Remove it and send" + " the text again.");
+        });
+        return text;
     }
 
     private static ToolArgumentException missing(String name, String type) {

@@ -59,6 +59,9 @@ class TaskAgentBuilderTest {
                 .hasMessage("sessionId must not be blank");
         assertThatThrownBy(() -> agent.run(null, one)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> agent.run("s", null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> agent.run("s\uDFFF", one))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("sessionId contains an unpaired UTF-16 surrogate (U+DFFF)");
         assertThatThrownBy(() -> agent.run("s", List.of()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("messages is empty; pass the batch of new messages of session 's'");
@@ -73,6 +76,9 @@ class TaskAgentBuilderTest {
     @Test
     void messagesRejectBlankIdsAndMissingParts() {
         assertThatThrownBy(() -> ConversationMessage.user(" ", "hi")).hasMessage("message id must not be blank");
+        assertThatThrownBy(() -> ConversationMessage.user("m\u0000", "hi"))
+                .hasMessage(
+                        "message id contains a NUL character (U+0000) at index 1, which no store can keep; remove it");
         assertThatThrownBy(() -> new ConversationMessage("m1", ConversationMessage.Role.USER, List.of()))
                 .hasMessage("message m1 has no parts; give it at least one");
         assertThat(ConversationMessage.Role.ASSISTANT.label()).isEqualTo("agent");

@@ -76,6 +76,33 @@ class TaskQueueArgumentsTest {
     }
 
     @Test
+    void textsNoStoreCanKeepAreSoftErrorsNamingTheArgumentBeforeAnyTransaction() {
+        assertThat(call("add_comment", "{\"task_id\":1,\"author\":\"a\",\"comment\":\"ok\\u0000\"}"))
+                .isEqualTo(ToolResult.error("Argument 'comment' contains a NUL character (U+0000) at index 2, which"
+                        + " cannot be stored. Remove it and send the text again."));
+        assertThat(call("signup_for_task", "{\"agent_name\":\"bot\\ud83d\"}"))
+                .isEqualTo(ToolResult.error("Argument 'agent_name' contains an unpaired UTF-16 surrogate (U+D83D) at"
+                        + " index 3, which cannot be stored. Remove it and send the text again."));
+        assertThat(call("create_task", "{\"description\":\"\\udc00\"}").isError())
+                .isTrue();
+        assertThat(call(
+                                "move_task",
+                                "{\"task_id\":1,\"current_agent\":\"a\",\"new_agent\":\"b\",\"comment\":\"\\u0000\"}")
+                        .text())
+                .startsWith("Argument 'comment' contains a NUL character");
+    }
+
+    @Test
+    void javaArgumentsNoStoreCanKeepAreRefusedNamingTheParameterBeforeAnyTransaction() {
+        assertThatThrownBy(() -> queue.signup("a\u0000"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent contains a NUL character (U+0000) at index 1, which no store can keep; remove it");
+        assertThatThrownBy(() -> queue.comment(1, "author", "\uD800"))
+                .hasMessageStartingWith("text contains an unpaired UTF-16 surrogate (U+D800) at index 0");
+        assertThatThrownBy(() -> queue.move(1, "a", "b\u0000", "c")).hasMessageStartingWith("toAgent contains a NUL");
+    }
+
+    @Test
     void everyToolHasADescriptionAndADeclaredSchema() {
         assertThat(queue.tools().definitions()).hasSize(9).allSatisfy(definition -> {
             assertThat(definition.description()).isNotBlank().endsWith(".");

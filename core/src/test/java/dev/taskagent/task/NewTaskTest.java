@@ -72,4 +72,31 @@ class NewTaskTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("steps is 1048577 characters long; the limit is 1048576");
     }
+
+    @Test
+    void textsNoStoreCanKeepAreRefusedNamingTheField() {
+        assertThatThrownBy(() -> NewTask.of("session", "Book\u0000 a table"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("description contains a NUL character (U+0000) at index 4, which no store can keep;"
+                        + " remove it");
+        assertThatThrownBy(() -> NewTask.of("sess\uD800ion", "Book a table"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sessionId contains an unpaired UTF-16 surrogate (U+D800) at index 4, which no store can"
+                        + " keep; remove it");
+        assertThatThrownBy(() -> NewTask.builder("session", "x").assignee("b\u0000b"))
+                .hasMessageStartingWith("assignee contains a NUL character");
+        assertThatThrownBy(() -> NewTask.builder("session", "x").createdBy("\uDC00"))
+                .hasMessageStartingWith("createdBy contains an unpaired UTF-16 surrogate (U+DC00) at index 0");
+        assertThatThrownBy(() ->
+                        NewTask.builder("session", "x").steps("- [ ] a\u0000").build())
+                .hasMessageStartingWith("steps contains a NUL character");
+    }
+
+    @Test
+    void emojiAndOtherSupplementaryCharactersAreKept() {
+        NewTask task = NewTask.of("s\uD83D\uDE00", "Plan the trip \uD83C\uDFD6\uFE0F for \uD842\uDFB7");
+
+        assertThat(task.description()).isEqualTo("Plan the trip \uD83C\uDFD6\uFE0F for \uD842\uDFB7");
+        assertThat(task.sessionId()).isEqualTo("s\uD83D\uDE00");
+    }
 }

@@ -178,4 +178,24 @@ class TaskUpdateTest {
         assertThat(update.assignee()).isNull();
         assertThat(update.steps()).isNull();
     }
+
+    @Test
+    void settersRefuseTextsNoStoreCanKeepNamingTheField() {
+        TaskUpdate.Builder update = TaskUpdate.of(1);
+
+        assertThatThrownBy(() -> update.description("a\u0000"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("description contains a NUL character (U+0000) at index 1, which no store can keep;"
+                        + " remove it");
+        assertThatThrownBy(() -> update.userPreference("\uD83D"))
+                .hasMessageStartingWith("userPreference contains an unpaired UTF-16 surrogate (U+D83D) at index 0");
+        assertThatThrownBy(() -> update.userPreferences(List.of("ok", "x\u0000")))
+                .hasMessageStartingWith("userPreference contains a NUL character");
+        assertThatThrownBy(() -> update.steps("- [ ] \uDE00"))
+                .hasMessageStartingWith("steps contains an unpaired UTF-16 surrogate (U+DE00) at index 6");
+        assertThatThrownBy(() -> update.assignee("\u0000")).hasMessageStartingWith("assignee contains a NUL character");
+        assertThatThrownBy(() -> update.previousAssignee("a\uD800b"))
+                .hasMessageStartingWith("previousAssignee contains an unpaired UTF-16 surrogate");
+        assertThatThrownBy(update::build).as("no refused value was set").isInstanceOf(IllegalStateException.class);
+    }
 }

@@ -190,4 +190,80 @@ class ToolArgumentsTest {
         assertThat(ToolArguments.parse("{\"a\": 1}")).hasToString("{\"a\":1}");
         assertThat(ToolArguments.parse("{\"s\": \"\"}").optionalString("s")).isEqualTo(Optional.of(""));
     }
+
+    @Test
+    void keyNamedTwiceIsRefusedWithItsName() {
+        assertThatThrownBy(() -> ToolArguments.parse("{\"task_description\":\"a\",\"task_description\":\"b\"}"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessage("The arguments name 'task_description' more than once. Send each argument once, with the"
+                        + " value you mean.");
+    }
+
+    @Test
+    void keyNamedTwiceInsideANestedObjectIsRefusedToo() {
+        assertThatThrownBy(() -> ToolArguments.parse("{\"outer\": {\"x\": 1, \"x\": 2}}"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessageStartingWith("The arguments name 'x' more than once.");
+    }
+
+    @Test
+    void integersWrittenAsStringsOfAsciiDigitsAreRead() {
+        ToolArguments arguments = ToolArguments.parse("{\"a\": \"12\", \"b\": \" -3 \", \"c\": \"+4\"}");
+
+        assertThat(arguments.requiredInt("a")).isEqualTo(12);
+        assertThat(arguments.requiredInt("b")).isEqualTo(-3);
+        assertThat(arguments.requiredInt("c")).isEqualTo(4);
+    }
+
+    @Test
+    void digitsOfOtherScriptsAreRefusedWithTheDigitsToUse() {
+        ToolArguments arguments = ToolArguments.parse(
+                "{\"arabic\": \"\u0661\u0662\", \"fullwidth\": \"\uff11\uff12\", \"devanagari\": [\"\u0967\"]}");
+
+        assertThatThrownBy(() -> arguments.requiredInt("arabic"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessage("Argument 'arabic' must be an integer written with the digits 0-9, not the string"
+                        + " \"\u0661\u0662\".");
+        assertThatThrownBy(() -> arguments.requiredLong("fullwidth"))
+                .hasMessage("Argument 'fullwidth' must be an integer written with the digits 0-9, not the string"
+                        + " \"\uff11\uff12\".");
+        assertThatThrownBy(() -> arguments.requiredIntList("devanagari"))
+                .hasMessageStartingWith("Argument 'devanagari' must be an integer written with the digits 0-9");
+    }
+
+    @Test
+    void integerStringTooLargeForALongIsOutOfRange() {
+        ToolArguments arguments = ToolArguments.parse("{\"n\": \"99999999999999999999\"}");
+
+        assertThatThrownBy(() -> arguments.requiredLong("n"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessage("Argument 'n' is out of range (99999999999999999999); send a smaller integer.");
+    }
+
+    @Test
+    void stringHoldingANulCharacterIsRefusedWithItsPosition() {
+        ToolArguments arguments = ToolArguments.parse("{\"comment\": \"ab\\u0000c\", \"ids\": [\"m1\", \"\\u0000\"]}");
+
+        assertThatThrownBy(() -> arguments.requiredString("comment"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessage("Argument 'comment' contains a NUL character (U+0000) at index 2, which cannot be stored."
+                        + " Remove it and send the text again.");
+        assertThatThrownBy(() -> arguments.optionalStringList("ids"))
+                .hasMessageStartingWith("Argument 'ids' contains a NUL character (U+0000) at index 0");
+    }
+
+    @Test
+    void stringHoldingAnUnpairedSurrogateIsRefusedButAPairIsKept() {
+        ToolArguments arguments = ToolArguments.parse(
+                "{\"lone_high\": \"x\\ud83d\", \"lone_low\": \"\\ude00y\", \"emoji\": \"\\ud83d\\ude00\"}");
+
+        assertThatThrownBy(() -> arguments.requiredString("lone_high"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessageStartingWith(
+                        "Argument 'lone_high' contains an unpaired UTF-16 surrogate (U+D83D) at index 1");
+        assertThatThrownBy(() -> arguments.optionalString("lone_low"))
+                .hasMessageStartingWith(
+                        "Argument 'lone_low' contains an unpaired UTF-16 surrogate (U+DE00) at index 0");
+        assertThat(arguments.requiredString("emoji")).isEqualTo("\uD83D\uDE00");
+    }
 }

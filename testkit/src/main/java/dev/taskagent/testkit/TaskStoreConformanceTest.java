@@ -2051,6 +2051,85 @@ public abstract class TaskStoreConformanceTest {
         assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
     }
 
+    @Test
+    void ts82_textsHoldingANulOrAnUnpairedSurrogateAreRefusedNamingTheFieldAndWriteNothing() {
+        String session = session("unstorable");
+        String agent = agent("unstorable");
+        Task task = append(NewTask.builder(session, "task").assignee(agent).build());
+        long id = task.id();
+        for (String bad :
+                List.of("nul\u0000inside", "\u0000", "lone high \uD83D", "\uDE00 lone low", "a\uDC00\uD800b")) {
+            String shown = bad.chars()
+                    .mapToObj(c -> c < 0x20 || Character.isSurrogate((char) c)
+                            ? String.format("\\u%04X", c)
+                            : String.valueOf((char) c))
+                    .collect(java.util.stream.Collectors.joining());
+            Map<String, Call> calls = new LinkedHashMap<>();
+            calls.put("progress", tx -> tx.appendProgress(id, bad));
+            calls.put("text", tx -> tx.addComment(id, "author", bad));
+            calls.put("author", tx -> tx.addComment(id, bad, "text"));
+            calls.put("url", tx -> tx.addLink(id, bad, "d", "author"));
+            calls.put("description", tx -> tx.addLink(id, "https://example.org", bad, "author"));
+            calls.put("messageId", tx -> tx.linkMessages(id, List.of("m", bad)));
+            calls.put("sessionId", tx -> {
+                tx.linkMessagesToPlanningSection(bad, List.of("m"));
+                return null;
+            });
+            calls.put("assignee", tx -> tx.claimNext(bad));
+            for (Map.Entry<String, Call> call : calls.entrySet()) {
+                Throwable thrown = catchThrowable(() -> store.inTransaction(call.getValue()));
+                assertThat(thrown)
+                        .as("%s holding %s", call.getKey(), shown)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageStartingWith(call.getKey() + " contains ")
+                        .satisfiesAnyOf(
+                                e -> assertThat(e).hasMessageContaining("NUL character (U+0000)"),
+                                e -> assertThat(e).hasMessageContaining("unpaired UTF-16 surrogate"));
+            }
+        }
+
+        assertThat(find(id)).isEqualTo(task);
+        assertThat(store.listTasks(session)).containsExactly(task);
+        assertThat(planning(session)).isEmpty();
+        List<Task> queue = store.inTransaction(tx -> tx.listQueue(agent));
+        assertThat(queue).containsExactly(task);
+    }
+
+    @Test
+    void ts82_supplementaryCharactersInPairsAreStoredVerbatimEverywhere() {
+        String emoji = "\uD83E\uDDEA \uD842\uDFB7 \uD83C\uDFD6\uFE0F";
+        String session = session("pairs-" + emoji);
+        String agent = agent("pairs-" + emoji);
+        Task task = append(NewTask.builder(session, emoji)
+                .assignee(agent)
+                .createdBy(emoji)
+                .steps("- [ ] " + emoji)
+                .build());
+
+        store.inTransaction(tx -> {
+            tx.appendProgress(task.id(), emoji);
+            tx.addComment(task.id(), emoji, emoji);
+            tx.addLink(task.id(), emoji, emoji, emoji);
+            tx.linkMessages(task.id(), List.of(emoji));
+            return null;
+        });
+
+        Task claimed = store.claimNext(agent).orElseThrow(() -> new AssertionError("no task for " + agent));
+        assertThat(claimed.description()).isEqualTo(emoji);
+        assertThat(claimed.createdBy()).isEqualTo(emoji);
+        assertThat(claimed.steps()).isEqualTo("- [ ] " + emoji);
+        assertThat(claimed.progresses()).containsExactly(emoji);
+        assertThat(claimed.comments()).singleElement().satisfies(comment -> {
+            assertThat(comment.author()).isEqualTo(emoji);
+            assertThat(comment.text()).isEqualTo(emoji);
+        });
+        assertThat(claimed.links()).singleElement().satisfies(link -> {
+            assertThat(link.url()).isEqualTo(emoji);
+            assertThat(link.description()).isEqualTo(emoji);
+        });
+        assertThat(claimed.messageIds()).containsExactly(emoji);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Helpers
     // ---------------------------------------------------------------------------------------------

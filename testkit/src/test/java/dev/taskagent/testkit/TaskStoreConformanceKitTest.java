@@ -27,7 +27,7 @@ class TaskStoreConformanceKitTest {
     private static final List<String> RULES = List.of(
             "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "2.1", "2.2", "2.3", "2.4", "2.5", "3.1", "3.2", "3.3", "3.4",
             "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "5.2", "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2",
-            "7.3", "7.4", "7.5", "8.1");
+            "7.3", "7.4", "7.5", "8.1", "8.2");
 
     private static final Pattern TEST_NAME = Pattern.compile("ts(\\d)(\\d)_[a-z][A-Za-z]+");
 
@@ -159,7 +159,8 @@ class TaskStoreConformanceKitTest {
                         "ts81_blankSessionIdsAndNamesThrowIllegalArgumentAndWriteNothing",
                         "ts81_blankTextsThrowIllegalArgumentAndWriteNothing",
                         "ts81_nonPositiveTaskIdsThrowIllegalArgumentAndWriteNothing",
-                        "ts81_textsAndNamesOverTheLimitThrowIllegalArgumentAndWriteNothing");
+                        "ts81_textsAndNamesOverTheLimitThrowIllegalArgumentAndWriteNothing",
+                        "ts82_textsHoldingANulOrAnUnpairedSurrogateAreRefusedNamingTheFieldAndWriteNothing");
             case LEAKY_TRANSACTION ->
                 Expectation.exactly(
                         "ts14_transactionIsUnusableAfterItsUnitOfWorkReturned",
