@@ -6,8 +6,10 @@ module dev.taskagent.core {
     requires transitive org.slf4j;
     requires com.fasterxml.jackson.databind;
 
+    exports dev.taskagent;
     exports dev.taskagent.task;
     exports dev.taskagent.store;
+    exports dev.taskagent.store.spi;
     exports dev.taskagent.event;
     exports dev.taskagent.llm;
     exports dev.taskagent.tool;

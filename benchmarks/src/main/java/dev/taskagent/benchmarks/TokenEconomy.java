@@ -242,7 +242,7 @@ public final class TokenEconomy {
                     .assignee(AGENT)
                     .createdBy("carol")
                     .build());
-            queue.signup(AGENT);
+            queue.claimNext(AGENT);
             Task claimable = queue.create(
                     queue.newTask("Move the invoice export from the nightly cron job to the job queue, so that exports"
                                     + " for large customers no longer time out.")
@@ -267,7 +267,7 @@ public final class TokenEconomy {
         }
 
         long claimWithJavaApi() {
-            Task claimed = queue.signup(AGENT).orElseThrow();
+            Task claimed = queue.claimNext(AGENT).orElseThrow();
             if (claimed.id() != claimableTaskId) {
                 throw new IllegalStateException("Expected to claim task " + claimableTaskId + ", got " + claimed);
             }

@@ -8,27 +8,23 @@ import dev.taskagent.tool.ToolResult;
 import java.util.List;
 
 /** {@code append_messages_to_planning_section}: links messages about planning to the session's section. */
-final class AppendMessagesToPlanningSectionTool extends ExtractionTool {
+final class AppendMessagesToPlanningSectionTool {
     static final String NAME = "append_messages_to_planning_section";
 
-    AppendMessagesToPlanningSectionTool(IterationBinding binding) {
-        super(
-                binding,
-                NAME,
-                "Link messages about planning that belong to no single task (overall plans, roadmaps, how to"
-                        + " organise the work) to the session's planning section.",
-                JsonSchema.object()
-                        .requiredIntegerArray(MESSAGE_IDS, "Ids of messages in this batch, as in <message id=N>."));
-    }
+    static final ExtractionTool TOOL = ExtractionTool.of(
+            NAME,
+            "Link messages about planning that belong to no single task (overall plans, roadmaps, how to"
+                    + " organise the work) to the session's planning section.",
+            JsonSchema.object()
+                    .requiredIntegerArray(
+                            ExtractionTool.MESSAGE_IDS, "Ids of messages in this batch, as in <message id=N>."),
+            false,
+            AppendMessagesToPlanningSectionTool::execute);
 
-    @Override
-    boolean changesTasks() {
-        return false;
-    }
+    private AppendMessagesToPlanningSectionTool() {}
 
-    @Override
-    ToolResult execute(ToolArguments arguments, IterationScope scope) {
-        List<Integer> numbers = arguments.requiredIntList(MESSAGE_IDS);
+    private static ToolResult execute(ToolArguments arguments, IterationScope scope) {
+        List<Integer> numbers = arguments.requiredIntList(ExtractionTool.MESSAGE_IDS);
         MessageBatch.Resolution resolution = scope.batch().resolve(numbers);
         if (resolution.isEmpty()) {
             // Not an error: the planning section is optional, and nothing was lost.

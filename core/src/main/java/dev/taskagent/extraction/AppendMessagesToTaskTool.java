@@ -13,33 +13,30 @@ import java.util.List;
  * {@code append_messages_to_task}: links messages of the batch to a task and sets it running; touches
  * neither progress nor preferences.
  */
-final class AppendMessagesToTaskTool extends ExtractionTool {
+final class AppendMessagesToTaskTool {
     static final String NAME = "append_messages_to_task";
 
-    AppendMessagesToTaskTool(IterationBinding binding) {
-        super(
-                binding,
-                NAME,
-                "Link messages of this batch to the task they belong to. This only links them and sets the task"
-                        + " running if it is not already; it records no progress and no preference. A task in"
-                        + " success or failed must be set running with update_task first.",
-                JsonSchema.object()
-                        .requiredInteger(TASK_ORDER, "The 1-based order of the task in the current task list.")
-                        .requiredIntegerArray(MESSAGE_IDS, "Ids of messages in this batch, as in <message id=N>."));
-    }
+    static final ExtractionTool TOOL = ExtractionTool.of(
+            NAME,
+            "Link messages of this batch to the task they belong to. This only links them and sets the task"
+                    + " running if it is not already; it records no progress and no preference. A task in"
+                    + " success or failed must be set running with update_task first.",
+            JsonSchema.object()
+                    .requiredInteger(
+                            ExtractionTool.TASK_ORDER, "The 1-based order of the task in the current task list.")
+                    .requiredIntegerArray(
+                            ExtractionTool.MESSAGE_IDS, "Ids of messages in this batch, as in <message id=N>."),
+            true,
+            AppendMessagesToTaskTool::execute);
 
-    @Override
-    boolean changesTasks() {
-        return true;
-    }
+    private AppendMessagesToTaskTool() {}
 
-    @Override
-    ToolResult execute(ToolArguments arguments, IterationScope scope) {
-        int order = arguments.requiredInt(TASK_ORDER);
-        List<Integer> numbers = arguments.requiredIntList(MESSAGE_IDS);
-        Task task = taskAt(scope, order);
+    private static ToolResult execute(ToolArguments arguments, IterationScope scope) {
+        int order = arguments.requiredInt(ExtractionTool.TASK_ORDER);
+        List<Integer> numbers = arguments.requiredIntList(ExtractionTool.MESSAGE_IDS);
+        Task task = scope.taskAt(order);
         if (task.status().isTerminal()) {
-            return ToolResult.error("Cannot link messages to " + label(task) + ": it is "
+            return ToolResult.error("Cannot link messages to " + ExtractionTool.label(task) + ": it is "
                     + task.status().wireName()
                     + ". If work on it restarted, first set it running with update_task, then link the messages.");
         }
@@ -76,7 +73,7 @@ final class AppendMessagesToTaskTool extends ExtractionTool {
             statusNote = "its status is now running.";
         }
         return ToolResult.ok("Linked message" + (resolution.numbers().size() == 1 ? " " : "s ")
-                + resolution.numbersText() + " to " + label(task) + "; " + statusNote
+                + resolution.numbersText() + " to " + ExtractionTool.label(task) + "; " + statusNote
                 + skippedNote(resolution, scope.batch()));
     }
 

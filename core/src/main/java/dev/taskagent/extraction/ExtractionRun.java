@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +42,8 @@ final class ExtractionRun {
     private final String sessionId;
     private final MessageBatch batch;
     private final TransactionRunner transactions;
-    private final IterationBinding binding = new IterationBinding();
-    private final Toolbox toolbox;
+    private final List<ExtractionTool> tools;
+    private final Set<String> toolsThatChangeTasks;
     private final List<ToolDefinition> toolDefinitions;
 
     private final List<ChatMessage> history = new ArrayList<>();
@@ -63,8 +64,12 @@ final class ExtractionRun {
         this.sessionId = sessionId;
         this.batch = batch;
         this.transactions = agent.transactions();
-        this.toolbox = ExtractionTools.create(binding, agent.stepsTool());
-        this.toolDefinitions = toolbox.definitions();
+        this.tools = ExtractionTools.toolset(agent.stepsTool());
+        this.toolsThatChangeTasks = tools.stream()
+                .filter(ExtractionTool::changesTasks)
+                .map(ExtractionTool::name)
+                .collect(Collectors.toSet());
+        this.toolDefinitions = ExtractionTools.definitions(agent.stepsTool());
     }
 
     AgentRun execute() {
@@ -115,20 +120,15 @@ final class ExtractionRun {
             attempt = null; // a store may retry the work (TS-1.7): nothing of an earlier attempt survives
             IterationScope scope = new IterationScope(iteration, sessionId, transaction, batch, events);
             attempt = scope;
-            binding.bind(scope);
-            try {
-                for (ToolCall call : calls) {
-                    runCall(scope, call);
-                }
-                scope.reloadTasksIfStale();
-                return scope;
-            } finally {
-                binding.unbind();
+            Toolbox toolbox = ExtractionTools.bind(tools, scope);
+            for (ToolCall call : calls) {
+                runCall(toolbox, scope, call);
             }
+            return scope;
         });
     }
 
-    private void runCall(IterationScope scope, ToolCall call) {
+    private void runCall(Toolbox toolbox, IterationScope scope, ToolCall call) {
         scope.startCall(call);
         ToolResult result;
         try {
@@ -138,7 +138,7 @@ final class ExtractionRun {
             // transient conflict); the scope still names the call in flight.
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
-        if (ExtractionTools.changesTasks(toolbox, call.name())) {
+        if (toolsThatChangeTasks.contains(call.name())) {
             scope.reloadTasks(); // the next call must see the new orders and statuses
         }
         scope.finishCall(result);
@@ -210,7 +210,9 @@ final class ExtractionRun {
     }
 
     private AgentRun failed(AgentError error) {
-        LOG.warn("Extraction of session '{}' stopped: {}", sessionId, error.message(), error.cause());
+        // One short line: the caller gets the error in the AgentRun; the stack is for debugging.
+        LOG.warn("Extraction of session '{}' stopped: {}", sessionId, error.message());
+        LOG.debug("Extraction of session '{}' stopped", sessionId, error.cause());
         return result(StopReason.ERROR, Optional.of(error));
     }
 

@@ -1,52 +1,63 @@
 package dev.taskagent.extraction;
 
+import dev.taskagent.llm.ToolDefinition;
 import dev.taskagent.tool.Toolbox;
-import java.util.ArrayList;
 import java.util.List;
 
 /** The extraction toolset: the one place where the agent's tools are registered, in the order shown. */
 final class ExtractionTools {
+    private static final List<ExtractionTool> WITHOUT_STEPS = List.of(
+            InsertTaskTool.TOOL,
+            UpdateTaskByOrderTool.TOOL,
+            AppendMessagesToTaskTool.TOOL,
+            AppendTaskProgressTool.TOOL,
+            SetTaskUserPreferenceTool.TOOL,
+            AppendMessagesToPlanningSectionTool.TOOL,
+            ReportThinkingTool.TOOL,
+            FinishTool.TOOL);
+
+    /** {@code set_task_steps} goes after {@code set_task_user_preference}. */
+    private static final List<ExtractionTool> WITH_STEPS = List.of(
+            InsertTaskTool.TOOL,
+            UpdateTaskByOrderTool.TOOL,
+            AppendMessagesToTaskTool.TOOL,
+            AppendTaskProgressTool.TOOL,
+            SetTaskUserPreferenceTool.TOOL,
+            SetTaskStepsTool.TOOL,
+            AppendMessagesToPlanningSectionTool.TOOL,
+            ReportThinkingTool.TOOL,
+            FinishTool.TOOL);
+
     private ExtractionTools() {}
 
     /**
-     * Creates the tools of one run, bound to its iterations.
+     * Returns the tools a run offers.
      *
-     * @param binding where the tools find the transaction and context of the current iteration
-     * @return the toolbox the model is offered
+     * @param withStepsTool true to offer {@code set_task_steps}
+     * @return the tools, in the order the model sees them
      */
-    static Toolbox create(IterationBinding binding) {
-        return create(binding, false);
+    static List<ExtractionTool> toolset(boolean withStepsTool) {
+        return withStepsTool ? WITH_STEPS : WITHOUT_STEPS;
     }
 
     /**
-     * Creates the tools of one run, with or without the optional {@code set_task_steps}.
+     * Returns the definitions the model sees.
      *
-     * @param binding where the tools find the transaction and context of the current iteration
-     * @param withStepsTool true to offer {@code set_task_steps} (after {@code set_task_user_preference})
-     * @return the toolbox the model is offered
+     * @param withStepsTool true to offer {@code set_task_steps}
+     * @return the definitions, in order
      */
-    static Toolbox create(IterationBinding binding, boolean withStepsTool) {
-        List<ExtractionTool> tools = new ArrayList<>(List.of(
-                new InsertTaskTool(binding),
-                new UpdateTaskTool(binding),
-                new AppendMessagesToTaskTool(binding),
-                new AppendTaskProgressTool(binding),
-                new SetTaskUserPreferenceTool(binding)));
-        if (withStepsTool) {
-            tools.add(new SetTaskStepsTool(binding));
-        }
-        tools.addAll(List.of(
-                new AppendMessagesToPlanningSectionTool(binding),
-                new ReportThinkingTool(binding),
-                new FinishTool(binding)));
-        return Toolbox.of(tools);
+    static List<ToolDefinition> definitions(boolean withStepsTool) {
+        return toolset(withStepsTool).stream().map(ExtractionTool::definition).toList();
     }
 
-    /** Tells whether a call of this tool writes tasks, so that the task list must be read again after it. */
-    static boolean changesTasks(Toolbox toolbox, String toolName) {
-        return toolbox.tool(toolName)
-                .filter(ExtractionTool.class::isInstance)
-                .map(tool -> ((ExtractionTool) tool).changesTasks())
-                .orElse(false);
+    /**
+     * Binds a toolset to one iteration attempt.
+     *
+     * @param tools the run's tools
+     * @param scope the attempt's transaction, task list and batch
+     * @return the toolbox that dispatches the attempt's calls
+     */
+    static Toolbox bind(List<ExtractionTool> tools, IterationScope scope) {
+        return Toolbox.of(tools.stream().map(tool -> tool.boundTo(scope)).toList());
     }
 }

@@ -7,6 +7,7 @@ import dev.taskagent.extraction.MessagePart.TextPart;
 import dev.taskagent.extraction.MessagePart.ToolCallPart;
 import dev.taskagent.extraction.MessagePart.ToolResultPart;
 import dev.taskagent.internal.Json;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.task.Task;
 import java.io.IOException;
@@ -143,10 +144,7 @@ final class InputRenderer {
         if (text.length() <= truncationLength) {
             return text;
         }
-        int end = truncationLength;
-        if (Character.isHighSurrogate(text.charAt(end - 1))) {
-            end--;
-        }
+        int end = Texts.cutIndex(text, truncationLength);
         return text.substring(0, end) + truncationMark(text.length() - end);
     }
 

@@ -8,38 +8,33 @@ import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
 
 /** {@code insert_task}: a new pending task after a given order, renumbering the ones after it. */
-final class InsertTaskTool extends ExtractionTool {
+final class InsertTaskTool {
     static final String NAME = "insert_task";
     static final String AFTER_TASK_ORDER = "after_task_order";
     static final String TASK_DESCRIPTION = "task_description";
 
-    InsertTaskTool(IterationBinding binding) {
-        super(
-                binding,
-                NAME,
-                "Create a new task for something the user asked for. The task starts pending. It is inserted"
-                        + " after the task at after_task_order (0 inserts it at the start; an order past the end"
-                        + " appends it); the tasks after it move down by one.",
-                JsonSchema.object()
-                        .requiredInteger(
-                                AFTER_TASK_ORDER,
-                                "Insert after this task order; 0 for the start of the list, the number of tasks for"
-                                        + " the end.")
-                        .requiredString(
-                                TASK_DESCRIPTION,
-                                "The user's request, verbatim or closely paraphrased in the user's own words;"
-                                        + " never your own summary."));
-    }
+    static final ExtractionTool TOOL = ExtractionTool.of(
+            NAME,
+            "Create a new task for something the user asked for. The task starts pending. It is inserted"
+                    + " after the task at after_task_order (0 inserts it at the start; an order past the end"
+                    + " appends it); the tasks after it move down by one.",
+            JsonSchema.object()
+                    .requiredInteger(
+                            AFTER_TASK_ORDER,
+                            "Insert after this task order; 0 for the start of the list, the number of tasks for"
+                                    + " the end.")
+                    .requiredString(
+                            TASK_DESCRIPTION,
+                            "The user's request, verbatim or closely paraphrased in the user's own words;"
+                                    + " never your own summary."),
+            true,
+            InsertTaskTool::execute);
 
-    @Override
-    boolean changesTasks() {
-        return true;
-    }
+    private InsertTaskTool() {}
 
-    @Override
-    ToolResult execute(ToolArguments arguments, IterationScope scope) {
+    private static ToolResult execute(ToolArguments arguments, IterationScope scope) {
         int afterOrder = arguments.requiredInt(AFTER_TASK_ORDER);
-        String description = requiredText(arguments, TASK_DESCRIPTION, "write the user's request in their words");
+        String description = arguments.requiredText(TASK_DESCRIPTION);
         if (afterOrder < 0) {
             return ToolResult.error("after_task_order must be 0 or more (0 inserts at the start), was " + afterOrder
                     + ". Use 0 or an order from the task list.");
@@ -51,7 +46,7 @@ final class InsertTaskTool extends ExtractionTool {
     }
 
     private static String resultText(Task task, int sizeBefore) {
-        String created = "Created " + label(task) + " (pending).";
+        String created = "Created " + ExtractionTool.label(task) + " (pending).";
         if (task.order() <= sizeBefore) {
             int firstMoved = task.order();
             return created + " The tasks that were at orders " + firstMoved + ".." + sizeBefore + " are now at "

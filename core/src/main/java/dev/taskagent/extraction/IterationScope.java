@@ -4,6 +4,7 @@ import dev.taskagent.event.TaskEvent;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.task.Task;
+import dev.taskagent.tool.ToolArgumentException;
 import dev.taskagent.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,6 @@ final class IterationScope {
     private final List<String> thinking = new ArrayList<>();
     private List<Task> tasks;
     private boolean finishRequested;
-    private boolean tasksStale;
     private ToolCall callInFlight;
 
     /** A call that ran in this attempt, with the result the model will read. */
@@ -63,19 +63,24 @@ final class IterationScope {
     /** Reads the task list again inside the transaction, so later calls see new orders and statuses. */
     void reloadTasks() {
         tasks = transaction.listTasks(sessionId);
-        tasksStale = false;
     }
 
-    /** Notes a write that changed tasks without the list being read again (e.g. a message moved away). */
-    void markTasksStale() {
-        tasksStale = true;
-    }
-
-    /** Reads the task list again if a write since the last read may have changed it. */
-    void reloadTasksIfStale() {
-        if (tasksStale) {
-            reloadTasks();
+    /**
+     * Finds the task at a 1-based order of the current list, or explains to the model why there is none.
+     *
+     * @throws ToolArgumentException when the order is out of range
+     */
+    Task taskAt(int order) {
+        int size = tasks.size();
+        if (size == 0) {
+            throw new ToolArgumentException("Task order " + order
+                    + " does not exist: the task list is empty. Create the task with insert_task first.");
         }
+        if (order < 1 || order > size) {
+            throw new ToolArgumentException(
+                    "Task order " + order + " is out of range (1.." + size + "); use an order from the task list.");
+        }
+        return tasks.get(order - 1);
     }
 
     void recordEvent(TaskEvent event) {

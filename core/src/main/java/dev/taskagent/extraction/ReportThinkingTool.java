@@ -5,26 +5,21 @@ import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
 
 /** {@code report_thinking}: records the model's reasoning in the run's log; changes nothing. */
-final class ReportThinkingTool extends ExtractionTool {
+final class ReportThinkingTool {
     static final String NAME = "report_thinking";
     static final String THINKING = "thinking";
 
-    ReportThinkingTool(IterationBinding binding) {
-        super(
-                binding,
-                NAME,
-                "Write down your analysis before acting: answer the checklist of the instructions. Changes"
-                        + " nothing; call it first.",
-                JsonSchema.object().requiredString(THINKING, "Your answers to the checklist."));
-    }
+    static final ExtractionTool TOOL = ExtractionTool.of(
+            NAME,
+            "Write down your analysis before acting: answer the checklist of the instructions. Changes"
+                    + " nothing; call it first.",
+            JsonSchema.object().requiredString(THINKING, "Your answers to the checklist."),
+            false,
+            ReportThinkingTool::execute);
 
-    @Override
-    boolean changesTasks() {
-        return false;
-    }
+    private ReportThinkingTool() {}
 
-    @Override
-    ToolResult execute(ToolArguments arguments, IterationScope scope) {
+    private static ToolResult execute(ToolArguments arguments, IterationScope scope) {
         scope.recordThinking(arguments.requiredString(THINKING));
         return ToolResult.ok("Noted. Now make the calls of your checklist, then call finish.");
     }

@@ -17,14 +17,14 @@ import java.util.regex.Pattern;
 
 /**
  * {@code set_task_steps}: gives a task its checklist, one step per action the user asked for. Enabled by
- * {@link TaskAgent.Builder#stepsTool(boolean)}.
+ * {@link TaskAgent.Builder#withStepsTool()}.
  *
  * <p>Forgiving where the intent is plain: a step written as a list item ({@code "- [ ] Send it"}, {@code
  * "2. Send it"}) loses its marker, and a Markdown checklist sent as one string counts as its steps. A step
  * the task already had checked, with the same text, stays checked, so that re-stating the steps never
  * undoes work.
  */
-final class SetTaskStepsTool extends ExtractionTool {
+final class SetTaskStepsTool {
     static final String NAME = "set_task_steps";
     static final String STEPS = "steps";
 
@@ -33,37 +33,32 @@ final class SetTaskStepsTool extends ExtractionTool {
 
     private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(?:[-*+]|\\d{1,9}[.)])\\s+(?:\\[[ xX]\\]\\s+)?");
 
-    SetTaskStepsTool(IterationBinding binding) {
-        super(
-                binding,
-                NAME,
-                "Give a task its checklist of steps, replacing any steps it had: one step per action the user"
-                        + " asked for, in the order to do them, 2 to 5 steps. Never combine two actions in one"
-                        + " step and never leave one out; a delivery (sending, messaging, e-mailing the result)"
-                        + " is always a step of its own. A task with a single action needs no steps.",
-                JsonSchema.object()
-                        .requiredInteger(TASK_ORDER, "The 1-based order of the task in the current task list.")
-                        .stringArray(
-                                STEPS,
-                                "The steps, in order, each one action in the user's words, e.g. [\"Research"
-                                        + " family-friendly attractions in Bangkok for kids 5 & 3\", \"Send the"
-                                        + " list to Hanan on WhatsApp\"].",
-                                true));
-    }
+    static final ExtractionTool TOOL = ExtractionTool.of(
+            NAME,
+            "Give a task its checklist of steps, replacing any steps it had: one step per action the user"
+                    + " asked for, in the order to do them, 2 to 5 steps. Never combine two actions in one"
+                    + " step and never leave one out; a delivery (sending, messaging, e-mailing the result)"
+                    + " is always a step of its own. A task with a single action needs no steps.",
+            JsonSchema.object()
+                    .requiredInteger(
+                            ExtractionTool.TASK_ORDER, "The 1-based order of the task in the current task list.")
+                    .requiredStringArray(
+                            STEPS,
+                            "The steps, in order, each one action in the user's words, e.g. [\"Research"
+                                    + " family-friendly attractions in Bangkok for kids 5 & 3\", \"Send the"
+                                    + " list to Hanan on WhatsApp\"]."),
+            true,
+            SetTaskStepsTool::execute);
 
-    @Override
-    boolean changesTasks() {
-        return true;
-    }
+    private SetTaskStepsTool() {}
 
-    @Override
-    ToolResult execute(ToolArguments arguments, IterationScope scope) {
-        int order = arguments.requiredInt(TASK_ORDER);
+    private static ToolResult execute(ToolArguments arguments, IterationScope scope) {
+        int order = arguments.requiredInt(ExtractionTool.TASK_ORDER);
         List<String> texts = stepTexts(arguments
                 .optionalStringList(STEPS)
                 .orElseThrow(() -> new ToolArgumentException(
                         "Argument 'steps' is missing; send the steps as an" + " array of strings, one action each.")));
-        Task task = taskAt(scope, order);
+        Task task = scope.taskAt(order);
         MarkdownSteps steps = keepChecked(MarkdownSteps.checklist(texts), task);
         if (steps.document().length() > Task.MAX_TEXT_LENGTH) {
             throw new ToolArgumentException("The steps are " + steps.document().length()
@@ -72,7 +67,7 @@ final class SetTaskStepsTool extends ExtractionTool {
         Task updated = scope.transaction().updateTask(TaskSteps.update(task.id(), steps));
         scope.recordEvent(new TaskEvent.Updated(updated));
         return ToolResult.ok("Set " + steps.total() + " step" + (steps.total() == 1 ? "" : "s") + " on "
-                + label(updated) + " (" + steps.progressLabel() + ").");
+                + ExtractionTool.label(updated) + " (" + steps.progressLabel() + ").");
     }
 
     /** Reads the step texts: list markers dropped, a checklist sent as one string split into its steps. */

@@ -5,9 +5,9 @@ import dev.taskagent.internal.TransactionRunner;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatModels;
 import dev.taskagent.llm.ChatOptions;
-import dev.taskagent.store.StoreArguments;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.store.spi.StoreArguments;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -308,11 +308,10 @@ public final class TaskAgent {
          * step), and adds its guidance to the system prompt. Off by default. Execute the steps with {@code
          * dev.taskagent.steps.StepExecutor}.
          *
-         * @param value true to offer the tool
          * @return this builder
          */
-        public Builder stepsTool(boolean value) {
-            stepsTool = value;
+        public Builder withStepsTool() {
+            stepsTool = true;
             return this;
         }
 
@@ -329,7 +328,8 @@ public final class TaskAgent {
             }
             if (chatModel == null) {
                 throw new IllegalStateException("TaskAgent needs a chat model: call chatModel(...) with a ChatModel,"
-                        + " e.g. ChatModels.discover() or new OpenAiChatModel(...)");
+                        + " e.g. ChatModels.discover(), or OpenAiChatModel.builder()...build() from"
+                        + " taskagent-llm-openai");
             }
             return new TaskAgent(this);
         }

@@ -1,7 +1,9 @@
 package dev.taskagent.llm;
 
+import dev.taskagent.TaskAgentException;
+
 /** A model call failed: the service was unreachable, refused the request, or answered nonsense. */
-public class ChatModelException extends RuntimeException {
+public class ChatModelException extends TaskAgentException {
     private static final long serialVersionUID = 1L;
 
     /**

@@ -1,10 +1,14 @@
 package dev.taskagent.llm;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds a {@link ChatModel} through {@link ServiceLoader}, like SLF4J finds its provider.
@@ -22,6 +26,11 @@ public final class ChatModels {
 
     /** Environment variable that names the provider to use when the system property is not set. */
     public static final String SELECTOR_ENV = "TASKAGENT_CHAT_MODEL";
+
+    /** How many unloadable providers are skipped before the search stops: a guard against a loop. */
+    private static final int MAX_BROKEN_PROVIDERS = 32;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChatModels.class);
 
     private ChatModels() {}
 
@@ -59,8 +68,32 @@ public final class ChatModels {
      */
     public static ChatModelProvider findProvider(ClassLoader loader) {
         List<ChatModelProvider> found = new ArrayList<>();
-        ServiceLoader.load(ChatModelProvider.class, loader).forEach(found::add);
-        return select(found, explicitChoice());
+        List<String> broken = new ArrayList<>();
+        Iterator<ChatModelProvider> providers =
+                ServiceLoader.load(ChatModelProvider.class, loader).iterator();
+        // One broken provider jar (a missing class, a failing constructor) must not hide the others.
+        for (int failures = 0; failures <= MAX_BROKEN_PROVIDERS; ) {
+            try {
+                if (!providers.hasNext()) {
+                    break;
+                }
+                found.add(providers.next());
+            } catch (ServiceConfigurationError e) {
+                failures++;
+                broken.add(e.getMessage());
+                LOG.warn("Skipped a ChatModelProvider that could not be loaded: {}", e.getMessage());
+                LOG.debug("The provider's failure", e);
+            }
+        }
+        try {
+            return select(found, explicitChoice());
+        } catch (ChatModelException e) {
+            if (broken.isEmpty()) {
+                throw e;
+            }
+            throw new ChatModelException(
+                    e.getMessage() + " Providers that could not be loaded: " + String.join("; ", broken) + ".", e);
+        }
     }
 
     private static String explicitChoice() {

@@ -1,19 +1,20 @@
 package dev.taskagent.queue;
 
-import dev.taskagent.store.StaleTaskException;
-import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskNotFoundException;
+import dev.taskagent.task.TaskRefusedException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.JsonSchema;
+import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolArgumentException;
-import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 /**
  * The queue toolset: thin adapters from tool calls to {@link TaskQueue} methods.
@@ -46,31 +47,29 @@ final class QueueTools {
                 moveTask(queue),
                 createTask(queue),
                 getTask(queue),
-                updateTask(queue),
+                updateTaskById(queue),
                 getMyQueue(queue),
                 addComment(queue),
                 addLink(queue),
                 archiveTask(queue));
     }
 
-    static QueueTool signupForTask(TaskQueue queue) {
-        return new QueueTool(
+    static Tool signupForTask(TaskQueue queue) {
+        return Tool.of(
                 SIGNUP_FOR_TASK,
                 "Claim your next idle task (highest priority, then oldest): sets it running and returns it with"
                         + " its comments and links.",
-                JsonSchema.object()
-                        .requiredString("agent_name", "Your agent name")
-                        .toJson(),
+                JsonSchema.object().requiredString("agent_name", "Your agent name"),
                 arguments -> {
-                    String agent = name(arguments, "agent_name");
-                    return queue.signup(agent)
+                    String agent = arguments.requiredName("agent_name");
+                    return queue.claimNext(agent)
                             .map(task -> withTask("Task #" + task.id() + " claimed and set to working status", task))
                             .orElseGet(() -> ToolResult.ok("No idle task is available for " + agent));
                 });
     }
 
-    static QueueTool moveTask(TaskQueue queue) {
-        return new QueueTool(
+    static Tool moveTask(TaskQueue queue) {
+        return Tool.of(
                 MOVE_TASK,
                 "Hand your task to another agent with a comment; it becomes pending in their queue. Returns"
                         + " the task with its comments and links.",
@@ -78,33 +77,24 @@ final class QueueTools {
                         .requiredInteger("task_id", "Task id")
                         .requiredString("current_agent", "Your agent name")
                         .requiredString("new_agent", "Who takes over")
-                        .requiredString("comment", "What is done and what is left")
-                        .toJson(),
+                        .requiredString("comment", "What is done and what is left"),
                 arguments -> {
-                    long taskId = taskId(arguments);
-                    String currentAgent = name(arguments, "current_agent");
-                    String newAgent = name(arguments, "new_agent");
-                    String comment = text(arguments, "comment");
+                    long taskId = arguments.requiredId("task_id");
+                    String currentAgent = arguments.requiredName("current_agent");
+                    String newAgent = arguments.requiredName("new_agent");
+                    String comment = arguments.requiredText("comment");
                     if (newAgent.equals(currentAgent)) {
                         throw new ToolArgumentException("new_agent is the same as current_agent (" + currentAgent
                                 + "); name the agent who should take the task over.");
                     }
-                    try {
-                        Task task = queue.move(taskId, currentAgent, newAgent, comment);
-                        return withTask(
-                                "Task #" + taskId + " transferred from " + currentAgent + " to " + newAgent, task);
-                    } catch (TaskNotFoundException
-                            | TaskNotAssignedException
-                            | TaskCompleteException
-                            | TaskArchivedException
-                            | StaleTaskException e) {
-                        return ToolResult.error(e.getMessage());
-                    }
+                    return refusalAsError(() -> withTask(
+                            "Task #" + taskId + " transferred from " + currentAgent + " to " + newAgent,
+                            queue.move(taskId, currentAgent, newAgent, comment)));
                 });
     }
 
-    static QueueTool createTask(TaskQueue queue) {
-        return new QueueTool(
+    static Tool createTask(TaskQueue queue) {
+        return Tool.of(
                 CREATE_TASK,
                 "Create a pending task, optionally in an agent's queue.",
                 JsonSchema.object()
@@ -112,53 +102,52 @@ final class QueueTools {
                         .optionalInteger("priority", "Higher is claimed first; default 0")
                         .optionalString("assignee", "Agent whose queue gets the task")
                         .optionalString("created_by", "Your agent name")
-                        .optionalString("steps", "Markdown checklist, one '- [ ] step' per line")
-                        .toJson(),
+                        .optionalString("steps", "Markdown checklist, one '- [ ] step' per line"),
                 arguments -> {
-                    var spec = queue.newTask(text(arguments, "description"));
+                    var spec = queue.newTask(arguments.requiredText("description"));
                     arguments.optionalInt("priority").ifPresent(spec::priority);
-                    optionalName(arguments, "assignee").ifPresent(spec::assignee);
-                    optionalName(arguments, "created_by").ifPresent(spec::createdBy);
-                    optionalText(arguments, "steps").ifPresent(spec::steps);
+                    arguments.optionalName("assignee").ifPresent(spec::assignee);
+                    arguments.optionalName("created_by").ifPresent(spec::createdBy);
+                    arguments.optionalText("steps").ifPresent(spec::steps);
                     Task task = queue.create(spec.build());
                     return ToolResult.ok("Task #" + task.id() + " created");
                 });
     }
 
-    static QueueTool getTask(TaskQueue queue) {
-        return new QueueTool(
+    static Tool getTask(TaskQueue queue) {
+        return Tool.of(
                 GET_TASK,
                 "Get a task with its comments and links.",
-                JsonSchema.object().requiredInteger("task_id", "Task id").toJson(),
+                JsonSchema.object().requiredInteger("task_id", "Task id"),
                 arguments -> {
-                    long taskId = taskId(arguments);
+                    long taskId = arguments.requiredId("task_id");
                     return queue.get(taskId)
                             .map(task -> ToolResult.ok(TaskJson.render(task)))
-                            .orElseGet(() -> notFound(taskId));
+                            .orElseGet(() -> ToolResult.error(new TaskNotFoundException(taskId).getMessage()));
                 });
     }
 
-    static QueueTool updateTask(TaskQueue queue) {
-        return new QueueTool(
+    /** The queue's {@code update_task}, by task id; the extraction toolset has one by order. */
+    static Tool updateTaskById(TaskQueue queue) {
+        return Tool.of(
                 UPDATE_TASK,
                 "Change a task's status, assignee, priority or description. Send only what changes.",
                 JsonSchema.object()
                         .requiredInteger("task_id", "Task id")
-                        .stringEnum("status", "New status", STATUSES, false)
+                        .optionalStringEnum("status", "New status", STATUSES)
                         .optionalString("assignee", "New assignee")
                         .optionalInteger("priority", "New priority")
-                        .optionalString("description", "New description")
-                        .toJson(),
+                        .optionalString("description", "New description"),
                 arguments -> {
-                    long taskId = taskId(arguments);
+                    long taskId = arguments.requiredId("task_id");
                     TaskUpdate.Builder update = TaskUpdate.of(taskId);
                     boolean changes = false;
-                    Optional<String> status = arguments.optionalString("status");
+                    Optional<String> status = arguments.optionalChoice("status", STATUSES);
                     if (status.isPresent()) {
-                        update.status(status(status.get()));
+                        update.status(TaskStatus.fromWireName(status.get()));
                         changes = true;
                     }
-                    Optional<String> assignee = optionalName(arguments, "assignee");
+                    Optional<String> assignee = arguments.optionalName("assignee");
                     if (assignee.isPresent()) {
                         update.assignee(assignee.get());
                         changes = true;
@@ -168,7 +157,7 @@ final class QueueTools {
                         update.priority(priority.getAsInt());
                         changes = true;
                     }
-                    Optional<String> description = optionalText(arguments, "description");
+                    Optional<String> description = arguments.optionalText("description");
                     if (description.isPresent()) {
                         update.description(description.get());
                         changes = true;
@@ -177,25 +166,21 @@ final class QueueTools {
                         throw new ToolArgumentException(
                                 "Nothing to update: send at least one of status, assignee, priority, description.");
                     }
-                    try {
+                    return refusalAsError(() -> {
                         queue.update(update.build());
                         return ToolResult.ok("Task #" + taskId + " updated");
-                    } catch (TaskNotFoundException | StaleTaskException e) {
-                        return ToolResult.error(e.getMessage());
-                    }
+                    });
                 });
     }
 
-    static QueueTool getMyQueue(TaskQueue queue) {
-        return new QueueTool(
+    static Tool getMyQueue(TaskQueue queue) {
+        return Tool.of(
                 GET_MY_QUEUE,
                 "List an agent's tasks that are not archived, next to claim first.",
-                JsonSchema.object()
-                        .requiredString("agent_name", "Your agent name")
-                        .toJson(),
+                JsonSchema.object().requiredString("agent_name", "Your agent name"),
                 arguments -> {
-                    String agent = name(arguments, "agent_name");
-                    List<Task> tasks = queue.queue(agent);
+                    String agent = arguments.requiredName("agent_name");
+                    List<Task> tasks = queue.listQueue(agent);
                     if (tasks.isEmpty()) {
                         return ToolResult.ok("No tasks for " + agent);
                     }
@@ -205,68 +190,57 @@ final class QueueTools {
                 });
     }
 
-    static QueueTool addComment(TaskQueue queue) {
-        return new QueueTool(
+    static Tool addComment(TaskQueue queue) {
+        return Tool.of(
                 ADD_COMMENT,
                 "Add a comment to a task.",
                 JsonSchema.object()
                         .requiredInteger("task_id", "Task id")
                         .requiredString("author", "Your agent name")
-                        .requiredString("comment", "The comment")
-                        .toJson(),
+                        .requiredString("comment", "The comment"),
                 arguments -> {
-                    long taskId = taskId(arguments);
-                    String author = name(arguments, "author");
-                    String comment = text(arguments, "comment");
-                    try {
+                    long taskId = arguments.requiredId("task_id");
+                    String author = arguments.requiredName("author");
+                    String comment = arguments.requiredText("comment");
+                    return refusalAsError(() -> {
                         queue.comment(taskId, author, comment);
                         return ToolResult.ok("Comment added to task #" + taskId);
-                    } catch (TaskNotFoundException e) {
-                        return notFound(taskId);
-                    }
+                    });
                 });
     }
 
-    static QueueTool addLink(TaskQueue queue) {
-        return new QueueTool(
+    static Tool addLink(TaskQueue queue) {
+        return Tool.of(
                 ADD_LINK,
                 "Attach a link (a URL with an optional description) to a task.",
                 JsonSchema.object()
                         .requiredInteger("task_id", "Task id")
                         .requiredString("url", "The URL")
                         .optionalString("description", "What the link is")
-                        .requiredString("author", "Your agent name")
-                        .toJson(),
+                        .requiredString("author", "Your agent name"),
                 arguments -> {
-                    long taskId = taskId(arguments);
-                    String url = text(arguments, "url");
-                    String description = arguments.optionalString("description").orElse("");
-                    if (description.length() > Task.MAX_TEXT_LENGTH) {
-                        throw tooLong("description", description.length(), Task.MAX_TEXT_LENGTH);
-                    }
-                    String author = name(arguments, "author");
-                    try {
+                    long taskId = arguments.requiredId("task_id");
+                    String url = arguments.requiredText("url");
+                    String description = arguments.optionalText("description").orElse("");
+                    String author = arguments.requiredName("author");
+                    return refusalAsError(() -> {
                         queue.link(taskId, url, description, author);
                         return ToolResult.ok("Link added to task #" + taskId);
-                    } catch (TaskNotFoundException e) {
-                        return notFound(taskId);
-                    }
+                    });
                 });
     }
 
-    static QueueTool archiveTask(TaskQueue queue) {
-        return new QueueTool(
+    static Tool archiveTask(TaskQueue queue) {
+        return Tool.of(
                 ARCHIVE_TASK,
                 "Archive a task: it leaves every queue and cannot be moved, but get_task still shows it.",
-                JsonSchema.object().requiredInteger("task_id", "Task id").toJson(),
+                JsonSchema.object().requiredInteger("task_id", "Task id"),
                 arguments -> {
-                    long taskId = taskId(arguments);
-                    try {
+                    long taskId = arguments.requiredId("task_id");
+                    return refusalAsError(() -> {
                         queue.archive(taskId);
                         return ToolResult.ok("Task #" + taskId + " archived");
-                    } catch (TaskNotFoundException e) {
-                        return notFound(taskId);
-                    }
+                    });
                 });
     }
 
@@ -274,72 +248,12 @@ final class QueueTools {
         return ToolResult.ok(headline + "\n" + TaskJson.render(task));
     }
 
-    private static ToolResult notFound(long taskId) {
-        return ToolResult.error("Task " + taskId + " not found");
-    }
-
-    private static long taskId(ToolArguments arguments) {
-        long taskId = arguments.requiredLong("task_id");
-        if (taskId <= 0) {
-            throw new ToolArgumentException(
-                    "task_id must be a positive task id, not " + taskId + "; use an id from get_my_queue.");
-        }
-        return taskId;
-    }
-
-    private static String name(ToolArguments arguments, String argument) {
-        return checkName(argument, arguments.requiredString(argument));
-    }
-
-    private static Optional<String> optionalName(ToolArguments arguments, String argument) {
-        return arguments.optionalString(argument).map(value -> checkName(argument, value));
-    }
-
-    private static String checkName(String argument, String value) {
-        if (value.isBlank()) {
-            throw new ToolArgumentException(argument + " must not be blank; send an agent name.");
-        }
-        if (value.length() > Task.MAX_ID_LENGTH) {
-            throw tooLong(argument, value.length(), Task.MAX_ID_LENGTH);
-        }
-        return value;
-    }
-
-    private static String text(ToolArguments arguments, String argument) {
-        String value = arguments.requiredString(argument);
-        if (value.isBlank()) {
-            throw new ToolArgumentException(argument + " must not be blank.");
-        }
-        return checkLength(argument, value);
-    }
-
-    private static Optional<String> optionalText(ToolArguments arguments, String argument) {
-        return arguments.optionalString(argument).map(value -> {
-            if (value.isBlank()) {
-                throw new ToolArgumentException(argument + " must not be blank; leave it out instead.");
-            }
-            return checkLength(argument, value);
-        });
-    }
-
-    private static String checkLength(String argument, String value) {
-        if (value.length() > Task.MAX_TEXT_LENGTH) {
-            throw tooLong(argument, value.length(), Task.MAX_TEXT_LENGTH);
-        }
-        return value;
-    }
-
-    private static TaskStatus status(String value) {
+    /** Runs an operation; a refusal because of the task's state becomes an error result with its message. */
+    private static ToolResult refusalAsError(Supplier<ToolResult> operation) {
         try {
-            return TaskStatus.fromWireName(value);
-        } catch (IllegalArgumentException e) {
-            throw new ToolArgumentException(
-                    "status '" + value + "' is unknown; use one of " + TaskStatus.wireNames() + ".");
+            return operation.get();
+        } catch (TaskRefusedException e) {
+            return ToolResult.error(e.getMessage());
         }
-    }
-
-    private static ToolArgumentException tooLong(String argument, int length, int limit) {
-        return new ToolArgumentException(
-                argument + " is " + length + " characters long; the limit is " + limit + ". Shorten it.");
     }
 }

@@ -3,6 +3,7 @@ package dev.taskagent.queue;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.internal.Json;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
@@ -80,14 +81,7 @@ final class TaskJson {
      *     trip} for a task with steps
      */
     static String listingLine(Task task) {
-        String description = task.description().strip().replaceAll("\\s+", " ");
-        if (description.length() > LISTING_DESCRIPTION_LENGTH) {
-            int end = LISTING_DESCRIPTION_LENGTH - 1;
-            if (Character.isHighSurrogate(description.charAt(end - 1))) {
-                end--; // never split an emoji or other supplementary character in half
-            }
-            description = description.substring(0, end) + "…";
-        }
+        String description = Texts.abbreviate(Texts.oneLine(task.description()), LISTING_DESCRIPTION_LENGTH);
         String steps =
                 task.hasSteps() ? " (" + MarkdownSteps.parse(task.steps()).progressLabel() + ")" : "";
         return "#" + task.id() + " " + task.status().wireName() + " p" + task.priority() + steps + ": " + description;

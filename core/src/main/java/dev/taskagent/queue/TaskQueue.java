@@ -3,14 +3,18 @@ package dev.taskagent.queue;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.TransactionRunner;
-import dev.taskagent.store.StaleTaskException;
-import dev.taskagent.store.StoreArguments;
-import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.store.spi.StoreArguments;
+import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.NewTask;
+import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskArchivedException;
+import dev.taskagent.task.TaskCompleteException;
+import dev.taskagent.task.TaskNotAssignedException;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.Toolbox;
@@ -22,7 +26,7 @@ import java.util.function.Supplier;
 
 /**
  * The shared work queue: several agents share one {@link TaskStore}, and each agent's queue is the set
- * of tasks assigned to it. Agents {@linkplain #signup(String) claim} their next task and {@linkplain
+ * of tasks assigned to it. Agents {@linkplain #claimNext(String) claim} their next task and {@linkplain
  * #move(long, String, String, String) hand tasks over} to each other, each in one transaction.
  *
  * <p>Vocabulary: an <em>idle</em> task is {@code pending}, a <em>working</em> one is {@code running}, a
@@ -31,7 +35,7 @@ import java.util.function.Supplier;
  * <pre>{@code
  * TaskQueue queue = TaskQueue.builder(store).listener(event -> log(event)).build();
  * queue.create(queue.newTask("Review the login fix").priority(2).assignee("alice").build());
- * queue.signup("alice").ifPresent(task -> {
+ * queue.claimNext("alice").ifPresent(task -> {
  *     // ... work on it ...
  *     queue.move(task.id(), "alice", "bob", "Reviewed; bob, please deploy it.");
  * });
@@ -39,7 +43,7 @@ import java.util.function.Supplier;
  *
  * <p>Each operation runs in one unit of work of the store: all of it is kept, or nothing. Listeners hear
  * about an operation's {@link TaskEvent}s after it committed, never for work that rolled back:
- * {@code create} → {@link TaskEvent.Created}; {@code signup} → {@link TaskEvent.Claimed}; {@code move} →
+ * {@code create} → {@link TaskEvent.Created}; {@code claimNext} → {@link TaskEvent.Claimed}; {@code move} →
  * {@link TaskEvent.Moved} (which carries the comment); {@code comment} → {@link TaskEvent.Commented};
  * {@code update} → {@link TaskEvent.StatusChanged} when the status changed and {@link
  * TaskEvent.Updated} when another field changed; {@code link} and {@code archive} → {@link
@@ -116,7 +120,7 @@ public final class TaskQueue {
      * @throws IllegalArgumentException if {@code agent} is blank or longer than {@link Task#MAX_ID_LENGTH}
      * @throws TaskStoreException if the store fails (nothing was claimed)
      */
-    public Optional<Task> signup(String agent) {
+    public Optional<Task> claimNext(String agent) {
         StoreArguments.name(agent, "agent");
         return runner.run((transaction, events) -> {
             Optional<Task> claimed = transaction.claimNext(agent);
@@ -248,7 +252,7 @@ public final class TaskQueue {
      * @throws NullPointerException if {@code agent} is null
      * @throws IllegalArgumentException if {@code agent} is blank or too long
      */
-    public List<Task> queue(String agent) {
+    public List<Task> listQueue(String agent) {
         StoreArguments.name(agent, "agent");
         return store().inTransaction(transaction -> transaction.listQueue(agent));
     }
@@ -301,7 +305,7 @@ public final class TaskQueue {
     }
 
     /**
-     * Archives a task: it leaves every queue (no signup returns it, no listing shows it, it cannot be
+     * Archives a task: it leaves every queue (no claim returns it, no listing shows it, it cannot be
      * moved) but stays readable with {@link #get(long)}. Archiving an archived task changes nothing.
      *
      * @param taskId the task's id; positive
@@ -334,7 +338,7 @@ public final class TaskQueue {
             TaskUpdate effective = withPreviousAssignee(update, before);
             boolean versionHolds = update.expectedVersion().isEmpty()
                     || update.expectedVersion().getAsLong() == before.version();
-            if (versionHolds && effective.applyTo(before).build().equals(before)) {
+            if (versionHolds && TaskSnapshots.applied(effective, before).build().equals(before)) {
                 return before; // nothing would change: no write, no new version, no event
             }
             Task after = transaction.updateTask(effective);

@@ -1,7 +1,13 @@
 package dev.taskagent.store;
 
-/** A failure of the storage behind a {@link TaskStore}; the unit of work that met it was rolled back. */
-public class TaskStoreException extends RuntimeException {
+import dev.taskagent.TaskAgentException;
+
+/**
+ * A failure of the storage behind a {@link TaskStore} (the database is unreachable, a statement failed,
+ * a commit's outcome is unknown); the unit of work that met it was rolled back. A refusal because of a
+ * task's state is a {@link dev.taskagent.task.TaskRefusedException} instead.
+ */
+public class TaskStoreException extends TaskAgentException {
     private static final long serialVersionUID = 1L;
 
     /**

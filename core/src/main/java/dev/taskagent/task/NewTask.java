@@ -1,5 +1,6 @@
 package dev.taskagent.task;
 
+import dev.taskagent.store.spi.TextLimits;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package dev.taskagent.task;
 
+import dev.taskagent.store.spi.TextLimits;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -149,31 +150,6 @@ public final class TaskUpdate {
     /** @return the new archived flag (meaningful when {@link Field#ARCHIVED} is set) */
     public boolean archived() {
         return archived;
-    }
-
-    /**
-     * Applies this update to a snapshot, for store implementations that work on {@link Task} values.
-     * Does not touch id, order, timestamps or version.
-     *
-     * @param task the task as it is
-     * @return the task with this update's fields set
-     * @throws IllegalArgumentException if {@code task} is not the task this update is for
-     */
-    public Task.Builder applyTo(Task task) {
-        if (task.id() != taskId) {
-            throw new IllegalArgumentException("update is for task " + taskId + ", not " + task.id());
-        }
-        Task.Builder builder = task.toBuilder();
-        if (changes(Field.DESCRIPTION)) builder.description(description);
-        if (changes(Field.STATUS)) builder.status(status);
-        if (changes(Field.PRIORITY)) builder.priority(priority);
-        if (changes(Field.ASSIGNEE)) builder.assignee(assignee);
-        if (changes(Field.PREVIOUS_ASSIGNEE)) builder.previousAssignee(previousAssignee);
-        if (changes(Field.USER_PREFERENCES)) builder.userPreferences(userPreferences);
-        if (changes(Field.STEPS)) builder.steps(steps);
-        if (changes(Field.CURRENT_STEP)) builder.currentStep(currentStep);
-        if (changes(Field.ARCHIVED)) builder.archived(archived);
-        return builder;
     }
 
     @Override

@@ -16,8 +16,8 @@ import java.util.Objects;
  *         .toJson();
  * }</pre>
  *
- * <p>The schema forbids properties it does not declare ({@code additionalProperties: false}). Not
- * thread-safe while building; the JSON text it produces is a plain string.
+ * <p>The schema forbids properties it does not declare ({@code additionalProperties: false}), at every
+ * level. Not thread-safe while building; the JSON text it produces is a plain string.
  */
 public final class JsonSchema {
     private final ObjectNode root = Json.mapper().createObjectNode();
@@ -48,8 +48,7 @@ public final class JsonSchema {
      * @return this builder
      */
     public JsonSchema requiredInteger(String name, String description) {
-        add(name, description, true).put("type", "integer");
-        return this;
+        return typed(name, description, true, "integer");
     }
 
     /**
@@ -60,8 +59,51 @@ public final class JsonSchema {
      * @return this builder
      */
     public JsonSchema optionalInteger(String name, String description) {
-        add(name, description, false).put("type", "integer");
-        return this;
+        return typed(name, description, false, "integer");
+    }
+
+    /**
+     * Adds a required number property (integer or decimal).
+     *
+     * @param name the property
+     * @param description for the model
+     * @return this builder
+     */
+    public JsonSchema requiredNumber(String name, String description) {
+        return typed(name, description, true, "number");
+    }
+
+    /**
+     * Adds an optional number property (integer or decimal).
+     *
+     * @param name the property
+     * @param description for the model
+     * @return this builder
+     */
+    public JsonSchema optionalNumber(String name, String description) {
+        return typed(name, description, false, "number");
+    }
+
+    /**
+     * Adds a required boolean property.
+     *
+     * @param name the property
+     * @param description for the model
+     * @return this builder
+     */
+    public JsonSchema requiredBoolean(String name, String description) {
+        return typed(name, description, true, "boolean");
+    }
+
+    /**
+     * Adds an optional boolean property.
+     *
+     * @param name the property
+     * @param description for the model
+     * @return this builder
+     */
+    public JsonSchema optionalBoolean(String name, String description) {
+        return typed(name, description, false, "boolean");
     }
 
     /**
@@ -72,8 +114,7 @@ public final class JsonSchema {
      * @return this builder
      */
     public JsonSchema requiredString(String name, String description) {
-        add(name, description, true).put("type", "string");
-        return this;
+        return typed(name, description, true, "string");
     }
 
     /**
@@ -84,25 +125,31 @@ public final class JsonSchema {
      * @return this builder
      */
     public JsonSchema optionalString(String name, String description) {
-        add(name, description, false).put("type", "string");
-        return this;
+        return typed(name, description, false, "string");
     }
 
     /**
-     * Adds a string property restricted to some values.
+     * Adds a required string property restricted to some values.
      *
      * @param name the property
      * @param description for the model
-     * @param values the allowed values
-     * @param isRequired whether the property is required
+     * @param values the allowed values; at least one
      * @return this builder
      */
-    public JsonSchema stringEnum(String name, String description, List<String> values, boolean isRequired) {
-        ObjectNode property = add(name, description, isRequired);
-        property.put("type", "string");
-        ArrayNode allowed = property.putArray("enum");
-        values.forEach(allowed::add);
-        return this;
+    public JsonSchema requiredStringEnum(String name, String description, List<String> values) {
+        return stringEnum(name, description, values, true);
+    }
+
+    /**
+     * Adds an optional string property restricted to some values.
+     *
+     * @param name the property
+     * @param description for the model
+     * @param values the allowed values; at least one
+     * @return this builder
+     */
+    public JsonSchema optionalStringEnum(String name, String description, List<String> values) {
+        return stringEnum(name, description, values, false);
     }
 
     /**
@@ -113,30 +160,99 @@ public final class JsonSchema {
      * @return this builder
      */
     public JsonSchema requiredIntegerArray(String name, String description) {
-        ObjectNode property = add(name, description, true);
-        property.put("type", "array");
-        property.putObject("items").put("type", "integer");
-        return this;
+        return array(name, description, true, "integer");
     }
 
     /**
-     * Adds an array-of-strings property.
+     * Adds an optional array-of-integers property.
      *
      * @param name the property
      * @param description for the model
-     * @param isRequired whether the property is required
      * @return this builder
      */
-    public JsonSchema stringArray(String name, String description, boolean isRequired) {
-        ObjectNode property = add(name, description, isRequired);
-        property.put("type", "array");
-        property.putObject("items").put("type", "string");
-        return this;
+    public JsonSchema optionalIntegerArray(String name, String description) {
+        return array(name, description, false, "integer");
+    }
+
+    /**
+     * Adds a required array-of-strings property.
+     *
+     * @param name the property
+     * @param description for the model
+     * @return this builder
+     */
+    public JsonSchema requiredStringArray(String name, String description) {
+        return array(name, description, true, "string");
+    }
+
+    /**
+     * Adds an optional array-of-strings property.
+     *
+     * @param name the property
+     * @param description for the model
+     * @return this builder
+     */
+    public JsonSchema optionalStringArray(String name, String description) {
+        return array(name, description, false, "string");
+    }
+
+    /**
+     * Adds a required object property with properties of its own.
+     *
+     * @param name the property
+     * @param description for the model
+     * @param schema the object's schema, e.g. {@code JsonSchema.object().requiredString("city", "…")}
+     * @return this builder
+     */
+    public JsonSchema requiredObject(String name, String description, JsonSchema schema) {
+        return object(name, description, true, schema);
+    }
+
+    /**
+     * Adds an optional object property with properties of its own.
+     *
+     * @param name the property
+     * @param description for the model
+     * @param schema the object's schema
+     * @return this builder
+     */
+    public JsonSchema optionalObject(String name, String description, JsonSchema schema) {
+        return object(name, description, false, schema);
     }
 
     /** @return the schema as compact JSON */
     public String toJson() {
         return root.toString();
+    }
+
+    private JsonSchema typed(String name, String description, boolean isRequired, String type) {
+        add(name, description, isRequired).put("type", type);
+        return this;
+    }
+
+    private JsonSchema stringEnum(String name, String description, List<String> values, boolean isRequired) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("Property '" + name + "' needs at least one allowed value");
+        }
+        ObjectNode property = add(name, description, isRequired);
+        property.put("type", "string");
+        ArrayNode allowed = property.putArray("enum");
+        values.forEach(allowed::add);
+        return this;
+    }
+
+    private JsonSchema array(String name, String description, boolean isRequired, String itemType) {
+        ObjectNode property = add(name, description, isRequired);
+        property.put("type", "array");
+        property.putObject("items").put("type", itemType);
+        return this;
+    }
+
+    private JsonSchema object(String name, String description, boolean isRequired, JsonSchema schema) {
+        Objects.requireNonNull(schema, "schema");
+        ObjectNode property = add(name, description, isRequired);
+        property.setAll(schema.root.deepCopy());
+        return this;
     }
 
     private ObjectNode add(String name, String description, boolean isRequired) {

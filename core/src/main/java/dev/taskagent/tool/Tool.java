@@ -1,18 +1,65 @@
 package dev.taskagent.tool;
 
 import dev.taskagent.llm.ToolDefinition;
+import java.util.Objects;
 
 /**
  * A tool a model can call: a name, a description, a JSON schema of its parameters and a handler.
  *
- * <p>Implement it to give an agent your own capabilities, and put it in a {@link Toolbox}. Bad
- * arguments are reported by throwing {@link ToolArgumentException} (the {@code ToolArguments} getters
- * do that) or by returning {@link ToolResult#error(String)}; both reach the model as a soft error. Any
- * other exception is a hard error that ends the run.
+ * <p>Build one with {@link #of(String, String, JsonSchema, ToolHandler)} and put it in a {@link Toolbox}:
  *
- * <p>Implementations must be thread-safe if the toolbox is shared by concurrent runs.
+ * <pre>{@code
+ * Tool sendWhatsApp = Tool.of(
+ *         "send_whatsapp",
+ *         "Send a WhatsApp message to a contact.",
+ *         JsonSchema.object()
+ *                 .requiredString("to", "The contact's name")
+ *                 .requiredString("text", "The message"),
+ *         arguments -> {
+ *             String to = arguments.requiredName("to");
+ *             String text = arguments.requiredText("text");
+ *             return ToolResult.ok(whatsApp.send(to, text));
+ *         });
+ * }</pre>
+ *
+ * <p>Bad arguments are reported by throwing {@link ToolArgumentException} (the {@link ToolArguments}
+ * getters do that) or by returning {@link ToolResult#error(String)}; both reach the model as a soft
+ * error. Any other exception is a hard error that ends the run. Every tool of this library is built this
+ * way.
+ *
+ * <p>Implementations must be thread-safe if the toolbox is shared by concurrent runs; those built by
+ * {@code of} are when their handler is.
  */
 public interface Tool {
+
+    /**
+     * Builds a tool from its definition and a handler.
+     *
+     * @param name the name the model calls it by: 1-64 letters, digits, {@code _} or {@code -}
+     * @param description what the tool does and when to call it, written for the model
+     * @param parameters the schema of its arguments
+     * @param handler what it does
+     * @return the tool, immutable
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if the name is not accepted by model APIs
+     */
+    static Tool of(String name, String description, JsonSchema parameters, ToolHandler handler) {
+        Objects.requireNonNull(parameters, "parameters");
+        return of(new ToolDefinition(name, description, parameters.toJson()), handler);
+    }
+
+    /**
+     * Builds a tool from a definition made earlier and a handler, for toolsets that bind the same
+     * definitions to new handlers often.
+     *
+     * @param definition the name, description and parameter schema
+     * @param handler what it does
+     * @return the tool, immutable
+     * @throws NullPointerException if an argument is null
+     */
+    static Tool of(ToolDefinition definition, ToolHandler handler) {
+        return new DefinedTool(definition, handler);
+    }
 
     /**
      * Names the tool, as the model calls it.

@@ -8,12 +8,16 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.internal.Json;
 import dev.taskagent.internal.StorableText;
+import dev.taskagent.internal.Texts;
+import dev.taskagent.task.Task;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -49,6 +53,9 @@ public final class ToolArguments {
 
     /** Jackson's message for a key named twice, e.g. {@code Duplicate field 'task_order'}. */
     private static final Pattern DUPLICATE_KEY = Pattern.compile("^Duplicate field '(.*)'$");
+
+    /** A number written as a string: ASCII digits only. */
+    private static final Pattern NUMBER_TEXT = Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
 
     /** An integer written as a string: ASCII digits only, so that {@code "١٢"} is not read as 12. */
     private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?[0-9]+");
@@ -257,6 +264,219 @@ public final class ToolArguments {
         return Optional.of(List.copyOf(result));
     }
 
+    /**
+     * Reads a required free text, such as a description or a comment: a string that is not blank and
+     * not longer than {@link Task#MAX_TEXT_LENGTH}.
+     *
+     * @param name the argument's name
+     * @return the text, verbatim
+     * @throws ToolArgumentException if it is missing, not a string, blank, too long, or holding a
+     *     character no store can keep
+     */
+    public String requiredText(String name) {
+        String text = requiredString(name);
+        if (text.isBlank()) {
+            throw new ToolArgumentException("Argument '" + name + "' must not be blank.");
+        }
+        return withinLimit(name, text, Task.MAX_TEXT_LENGTH);
+    }
+
+    /**
+     * Reads an optional free text. A blank text counts as absent.
+     *
+     * @param name the argument's name
+     * @return the text, verbatim, or empty when absent or blank
+     * @throws ToolArgumentException if present but not a string, too long, or holding a character no
+     *     store can keep
+     */
+    public Optional<String> optionalText(String name) {
+        return optionalString(name)
+                .filter(text -> !text.isBlank())
+                .map(text -> withinLimit(name, text, Task.MAX_TEXT_LENGTH));
+    }
+
+    /**
+     * Reads a required name or id, such as an agent name: a string that is not blank and not longer than
+     * {@link Task#MAX_ID_LENGTH}.
+     *
+     * @param name the argument's name
+     * @return the name, verbatim
+     * @throws ToolArgumentException if it is missing, not a string, blank, too long, or holding a
+     *     character no store can keep
+     */
+    public String requiredName(String name) {
+        String value = requiredString(name);
+        if (value.isBlank()) {
+            throw new ToolArgumentException("Argument '" + name + "' must not be blank; send a name.");
+        }
+        return withinLimit(name, value, Task.MAX_ID_LENGTH);
+    }
+
+    /**
+     * Reads an optional name or id. A blank value counts as absent.
+     *
+     * @param name the argument's name
+     * @return the name, verbatim, or empty when absent or blank
+     * @throws ToolArgumentException if present but not a string, too long, or holding a character no
+     *     store can keep
+     */
+    public Optional<String> optionalName(String name) {
+        return optionalString(name)
+                .filter(value -> !value.isBlank())
+                .map(value -> withinLimit(name, value, Task.MAX_ID_LENGTH));
+    }
+
+    /**
+     * Reads a required id of a stored thing, such as a task id: a positive integer.
+     *
+     * @param name the argument's name
+     * @return the id
+     * @throws ToolArgumentException if it is missing, not an integer, or not positive
+     */
+    public long requiredId(String name) {
+        long id = requiredLong(name);
+        if (id <= 0) {
+            throw new ToolArgumentException("Argument '" + name + "' must be a positive id, not " + id + ".");
+        }
+        return id;
+    }
+
+    /**
+     * Reads a required string that must be one of some choices, ignoring case and surrounding white
+     * space.
+     *
+     * @param name the argument's name
+     * @param choices the allowed values
+     * @return the matching choice, as written in {@code choices}
+     * @throws ToolArgumentException if it is missing or not one of the choices
+     */
+    public String requiredChoice(String name, Collection<String> choices) {
+        return optionalChoice(name, choices).orElseThrow(() -> missing(name, "one of " + String.join(", ", choices)));
+    }
+
+    /**
+     * Reads an optional string that must be one of some choices, ignoring case and surrounding white
+     * space.
+     *
+     * @param name the argument's name
+     * @param choices the allowed values
+     * @return the matching choice, as written in {@code choices}; empty when absent
+     * @throws ToolArgumentException if present but not one of the choices
+     */
+    public Optional<String> optionalChoice(String name, Collection<String> choices) {
+        return optionalString(name).map(value -> {
+            String wanted = value.strip();
+            for (String choice : choices) {
+                if (choice.equalsIgnoreCase(wanted)) {
+                    return choice;
+                }
+            }
+            throw new ToolArgumentException("Argument '" + name + "' is '" + Texts.abbreviate(value, 60)
+                    + "'; use one of " + String.join(", ", choices) + ".");
+        });
+    }
+
+    /**
+     * Reads a required boolean; the strings {@code "true"} and {@code "false"} are read as booleans.
+     *
+     * @param name the argument's name
+     * @return the value
+     * @throws ToolArgumentException if it is missing or not a boolean
+     */
+    public boolean requiredBoolean(String name) {
+        return optionalBoolean(name).orElseThrow(() -> missing(name, "a boolean"));
+    }
+
+    /**
+     * Reads an optional boolean; the strings {@code "true"} and {@code "false"} are read as booleans.
+     *
+     * @param name the argument's name
+     * @return the value, or empty when absent
+     * @throws ToolArgumentException if present but not a boolean
+     */
+    public Optional<Boolean> optionalBoolean(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (value.isBoolean()) {
+            return Optional.of(value.booleanValue());
+        }
+        if (value.isTextual()) {
+            String text = value.textValue().strip();
+            if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+                return Optional.of(Boolean.parseBoolean(text));
+            }
+        }
+        throw new ToolArgumentException("Argument '" + name + "' must be true or false, not " + describe(value) + ".");
+    }
+
+    /**
+     * Reads a required number, integer or decimal; a number written as a string of ASCII digits is read
+     * as a number.
+     *
+     * @param name the argument's name
+     * @return the value
+     * @throws ToolArgumentException if it is missing or not a finite number
+     */
+    public double requiredNumber(String name) {
+        return optionalNumber(name).orElseThrow(() -> missing(name, "a number"));
+    }
+
+    /**
+     * Reads an optional number, integer or decimal; a number written as a string of ASCII digits is read
+     * as a number.
+     *
+     * @param name the argument's name
+     * @return the value, or empty when absent
+     * @throws ToolArgumentException if present but not a finite number
+     */
+    public OptionalDouble optionalNumber(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return OptionalDouble.empty();
+        }
+        if (value.isNumber() && Double.isFinite(value.doubleValue())) {
+            return OptionalDouble.of(value.doubleValue());
+        }
+        if (value.isTextual() && NUMBER_TEXT.matcher(value.textValue().strip()).matches()) {
+            double number = Double.parseDouble(value.textValue().strip());
+            if (Double.isFinite(number)) {
+                return OptionalDouble.of(number);
+            }
+        }
+        throw new ToolArgumentException("Argument '" + name + "' must be a number, not " + describe(value) + ".");
+    }
+
+    /**
+     * Reads a required nested object, whose values are read with the same getters.
+     *
+     * @param name the argument's name
+     * @return the object's arguments
+     * @throws ToolArgumentException if it is missing or not an object
+     */
+    public ToolArguments requiredObject(String name) {
+        return optionalObject(name).orElseThrow(() -> missing(name, "an object"));
+    }
+
+    /**
+     * Reads an optional nested object, whose values are read with the same getters.
+     *
+     * @param name the argument's name
+     * @return the object's arguments, or empty when absent
+     * @throws ToolArgumentException if present but not an object
+     */
+    public Optional<ToolArguments> optionalObject(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isObject()) {
+            throw new ToolArgumentException("Argument '" + name + "' must be an object, not " + describe(value) + ".");
+        }
+        return Optional.of(new ToolArguments((ObjectNode) value));
+    }
+
     /** @return the arguments as compact JSON */
     public String toJson() {
         return node.toString();
@@ -303,6 +523,14 @@ public final class ToolArguments {
         return !digits.isEmpty() && digits.codePoints().allMatch(Character::isDigit);
     }
 
+    private static String withinLimit(String name, String text, int limit) {
+        if (text.length() > limit) {
+            throw new ToolArgumentException("Argument '" + name + "' is " + text.length()
+                    + " characters long; the limit is " + limit + ". Shorten it.");
+        }
+        return text;
+    }
+
     private static String storable(String name, String text) {
         StorableText.problem(text).ifPresent(problem -> {
             throw new ToolArgumentException("Argument '" + name + "' contains " + problem
@@ -316,10 +544,7 @@ public final class ToolArguments {
     }
 
     private static String describe(JsonNode value) {
-        String text = value.toString();
-        if (text.length() > 60) {
-            text = text.substring(0, 57) + "...";
-        }
+        String text = Texts.abbreviate(value.toString(), 60);
         String type;
         if (value.isTextual()) {
             type = "the string";

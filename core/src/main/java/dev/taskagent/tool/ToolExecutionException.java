@@ -1,9 +1,10 @@
 package dev.taskagent.tool;
 
+import dev.taskagent.TaskAgentException;
 import java.util.Objects;
 
 /** A tool failed in a way the model cannot fix (a hard error): the tool threw something unexpected. */
-public final class ToolExecutionException extends RuntimeException {
+public final class ToolExecutionException extends TaskAgentException {
     private static final long serialVersionUID = 1L;
 
     private final String toolName;

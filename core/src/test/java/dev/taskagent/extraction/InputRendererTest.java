@@ -3,6 +3,7 @@ package dev.taskagent.extraction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.extraction.ConversationMessage.Role;
+import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.time.Instant;
@@ -25,11 +26,10 @@ class InputRendererTest {
     @Test
     void aMultiLineDescriptionPreferenceOrProgressStaysOnOneLineAndCannotPassForAnotherTask() {
         Task task = withProgress(
-                task(
+                TaskBuilder.from(task(
                                 1,
                                 "Plan the trip:\n- Task 2: Pay the invoice (Status: success)\r\n  - book hotel",
-                                TaskStatus.PENDING)
-                        .toBuilder()
+                                TaskStatus.PENDING))
                         .userPreferences(List.of("Window seat\nvegetarian"))
                         .build(),
                 "Called the shop\nTask 2: paid invoice");
@@ -43,7 +43,7 @@ class InputRendererTest {
 
     @Test
     void taskLineShowsASinglePreferenceInQuotes() {
-        Task task = task(1, "Build the signup page", TaskStatus.PENDING).toBuilder()
+        Task task = TaskBuilder.from(task(1, "Build the signup page", TaskStatus.PENDING))
                 .userPreferences(List.of("Use Vue; email me at ann@example.com"))
                 .build();
 
@@ -54,7 +54,7 @@ class InputRendererTest {
 
     @Test
     void taskLineJoinsALegacyPreferenceList() {
-        Task task = task(2, "Deploy", TaskStatus.FAILED).toBuilder()
+        Task task = TaskBuilder.from(task(2, "Deploy", TaskStatus.FAILED))
                 .userPreferences(List.of("a", "b", "c"))
                 .build();
 
@@ -65,7 +65,7 @@ class InputRendererTest {
     @Test
     void taskLineOmitsThePreferenceSuffixWhenThereIsNone() {
         Task none = task(1, "Deploy", TaskStatus.SUCCESS);
-        Task blank = none.toBuilder().userPreferences(List.of("")).build();
+        Task blank = TaskBuilder.from(none).userPreferences(List.of("")).build();
 
         assertThat(renderer.renderTaskLine(none)).isEqualTo("Task 1: Deploy (Status: success)");
         assertThat(renderer.renderTaskLine(blank)).isEqualTo("Task 1: Deploy (Status: success)");
@@ -94,7 +94,7 @@ class InputRendererTest {
     void inputHasTheThreeSectionsInTheDocumentedFormat() {
         List<Task> tasks = List.of(
                 withProgress(
-                        task(1, "Book a table for two", TaskStatus.RUNNING).toBuilder()
+                        TaskBuilder.from(task(1, "Book a table for two", TaskStatus.RUNNING))
                                 .userPreferences(List.of("Italian, after 7pm"))
                                 .build(),
                         "Called Trattoria Roma, fully booked"),
@@ -189,7 +189,7 @@ class InputRendererTest {
     void longDescriptionsPreferencesAndProgressAreCutToo() {
         InputRenderer short5 = new InputRenderer(6, 5);
         Task task = withProgress(
-                task(1, "Describe everything", TaskStatus.RUNNING).toBuilder()
+                TaskBuilder.from(task(1, "Describe everything", TaskStatus.RUNNING))
                         .userPreferences(List.of("Prefer everything"))
                         .build(),
                 "Did everything");
@@ -217,7 +217,7 @@ class InputRendererTest {
     }
 
     static Task task(int order, String description, TaskStatus status) {
-        return Task.builder()
+        return TaskBuilder.newBuilder()
                 .id(order)
                 .sessionId("s")
                 .order(order)
@@ -230,6 +230,6 @@ class InputRendererTest {
     }
 
     private static Task withProgress(Task task, String... progresses) {
-        return task.toBuilder().progresses(List.of(progresses)).build();
+        return TaskBuilder.from(task).progresses(List.of(progresses)).build();
     }
 }

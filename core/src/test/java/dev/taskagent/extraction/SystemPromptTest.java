@@ -89,14 +89,14 @@ class SystemPromptTest {
 
     @Test
     void namesEveryToolOfTheToolset() {
-        ExtractionTools.create(new IterationBinding()).names().forEach(name -> assertThat(prompt)
-                .contains(name));
+        ExtractionTools.definitions(false)
+                .forEach(definition -> assertThat(prompt).contains(definition.name()));
     }
 
     @Test
     void hasNoTraceOfTheOldCombinedPreferenceParameter() {
         assertThat(prompt).doesNotContain("user_preference_and_infos");
-        ExtractionTools.create(new IterationBinding()).definitions().forEach(definition -> {
+        ExtractionTools.definitions(true).forEach(definition -> {
             assertThat(definition.description()).doesNotContain("user_preference_and_infos");
             assertThat(definition.parametersSchemaJson()).doesNotContain("user_preference_and_infos");
         });

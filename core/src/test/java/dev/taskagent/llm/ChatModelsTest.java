@@ -3,8 +3,14 @@ package dev.taskagent.llm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ChatModelsTest {
     private static final String ALPHA = "alpha (dev.taskagent.llm.ChatModelsTest$Alpha)";
@@ -84,7 +90,66 @@ class ChatModelsTest {
         }
     }
 
-    static final class Alpha implements ChatModelProvider {
+    @Test
+    void aBrokenProviderIsSkippedAndTheOthersAreFound(@TempDir Path classes) throws IOException {
+        Path services = classes.resolve("META-INF/services/" + ChatModelProvider.class.getName());
+        Files.createDirectories(services.getParent());
+        Files.writeString(
+                services,
+                "dev.taskagent.llm.NoSuchProvider\n" + Exploding.class.getName() + "\n" + Alpha.class.getName() + "\n");
+        String previous = System.getProperty(ChatModels.SELECTOR_PROPERTY);
+        System.clearProperty(ChatModels.SELECTOR_PROPERTY);
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {classes.toUri().toURL()}, ChatModelsTest.class.getClassLoader())) {
+            ChatModelProvider found = ChatModels.findProvider(loader);
+
+            assertThat(found).isInstanceOf(Alpha.class);
+        } finally {
+            if (previous != null) {
+                System.setProperty(ChatModels.SELECTOR_PROPERTY, previous);
+            }
+        }
+    }
+
+    @Test
+    void whenOnlyBrokenProvidersExistTheErrorNamesThem(@TempDir Path classes) throws IOException {
+        Path services = classes.resolve("META-INF/services/" + ChatModelProvider.class.getName());
+        Files.createDirectories(services.getParent());
+        Files.writeString(services, "dev.taskagent.llm.NoSuchProvider\n");
+        String previous = System.getProperty(ChatModels.SELECTOR_PROPERTY);
+        System.clearProperty(ChatModels.SELECTOR_PROPERTY);
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {classes.toUri().toURL()}, ChatModelsTest.class.getClassLoader())) {
+            assertThatThrownBy(() -> ChatModels.findProvider(loader))
+                    .isInstanceOf(ChatModelException.class)
+                    .hasMessageStartingWith("No ChatModelProvider found.")
+                    .hasMessageContaining("Providers that could not be loaded: ")
+                    .hasMessageContaining("dev.taskagent.llm.NoSuchProvider");
+        } finally {
+            if (previous != null) {
+                System.setProperty(ChatModels.SELECTOR_PROPERTY, previous);
+            }
+        }
+    }
+
+    /** A provider whose constructor fails, as one whose jar misses a dependency does. */
+    public static final class Exploding implements ChatModelProvider {
+        public Exploding() {
+            throw new IllegalStateException("missing dependency");
+        }
+
+        @Override
+        public String name() {
+            return "exploding";
+        }
+
+        @Override
+        public ChatModel create() {
+            throw new UnsupportedOperationException("never created");
+        }
+    }
+
+    public static final class Alpha implements ChatModelProvider {
         @Override
         public String name() {
             return "alpha";
@@ -96,7 +161,7 @@ class ChatModelsTest {
         }
     }
 
-    static final class Beta implements ChatModelProvider {
+    public static final class Beta implements ChatModelProvider {
         @Override
         public String name() {
             return "beta";

@@ -2,6 +2,7 @@ package dev.taskagent.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.Task;
@@ -13,8 +14,8 @@ import org.junit.jupiter.api.Test;
 class TaskJsonTest {
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
-    private static Task.Builder task() {
-        return Task.builder()
+    private static TaskBuilder task() {
+        return TaskBuilder.newBuilder()
                 .id(7)
                 .sessionId("queue")
                 .order(1)

@@ -42,8 +42,8 @@ class TaskQueueArgumentsTest {
 
     @Test
     void badJavaArgumentsAreRefusedBeforeAnyTransaction() {
-        assertThatThrownBy(() -> queue.signup("")).hasMessage("agent must not be blank");
-        assertThatThrownBy(() -> queue.queue(" ")).hasMessage("agent must not be blank");
+        assertThatThrownBy(() -> queue.claimNext("")).hasMessage("agent must not be blank");
+        assertThatThrownBy(() -> queue.listQueue(" ")).hasMessage("agent must not be blank");
         assertThatThrownBy(() -> queue.move(-1, "a", "b", "c")).hasMessage("taskId must be positive, was -1");
         assertThatThrownBy(() -> queue.move(1, "a", "a", "c"))
                 .hasMessage("toAgent is the same as fromAgent ('a'); a task can only be moved to another agent");
@@ -64,15 +64,17 @@ class TaskQueueArgumentsTest {
                 .isEqualTo(ToolResult.error(
                         "new_agent is the same as current_agent (a); name the agent who should take the task over."));
         assertThat(call("get_task", "{\"task_id\":-3}"))
+                .isEqualTo(ToolResult.error("Argument 'task_id' must be a positive id, not -3."));
+        assertThat(call("create_task", "{\"description\":\"x\",\"assignee\":\"" + "a".repeat(256) + "\"}"))
                 .isEqualTo(
-                        ToolResult.error("task_id must be a positive task id, not -3; use an id from get_my_queue."));
-        assertThat(call("create_task", "{\"description\":\"x\",\"assignee\":\" \"}"))
-                .isEqualTo(ToolResult.error("assignee must not be blank; send an agent name."));
+                        ToolResult.error("Argument 'assignee' is 256 characters long; the limit is 255. Shorten it."));
+        assertThat(call("create_task", "{\"description\":\"x\",\"priority\":\"high\"}"))
+                .isEqualTo(ToolResult.error("Argument 'priority' must be an integer, not the string \"high\"."));
         assertThat(call("add_link", "{\"task_id\":1,\"url\":\"https://example.com\",\"author\":\"\"}"))
-                .isEqualTo(ToolResult.error("author must not be blank; send an agent name."));
+                .isEqualTo(ToolResult.error("Argument 'author' must not be blank; send a name."));
         assertThat(call("update_task", "{\"task_id\":1,\"status\":\"finished\"}"))
                 .isEqualTo(ToolResult.error(
-                        "status 'finished' is unknown; use one of pending, running, success, failed."));
+                        "Argument 'status' is 'finished'; use one of pending, running, success, failed."));
     }
 
     @Test
@@ -94,7 +96,7 @@ class TaskQueueArgumentsTest {
 
     @Test
     void javaArgumentsNoStoreCanKeepAreRefusedNamingTheParameterBeforeAnyTransaction() {
-        assertThatThrownBy(() -> queue.signup("a\u0000"))
+        assertThatThrownBy(() -> queue.claimNext("a\u0000"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("agent contains a NUL character (U+0000) at index 1, which no store can keep; remove it");
         assertThatThrownBy(() -> queue.comment(1, "author", "\uD800"))

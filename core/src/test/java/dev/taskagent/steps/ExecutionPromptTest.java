@@ -3,6 +3,7 @@ package dev.taskagent.steps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.task.Task;
 import java.time.Instant;
 import java.util.List;
@@ -12,7 +13,7 @@ class ExecutionPromptTest {
 
     private static Task task(String steps, List<String> preferences) {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
-        return Task.builder()
+        return TaskBuilder.newBuilder()
                 .id(7)
                 .sessionId("family")
                 .order(1)

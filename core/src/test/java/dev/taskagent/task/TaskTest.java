@@ -3,6 +3,7 @@ package dev.taskagent.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.store.spi.TaskBuilder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ class TaskTest {
         assertThat(task.createdAt()).isEqualTo(CREATED);
         assertThat(task.updatedAt()).isEqualTo(UPDATED);
         assertThat(task.version()).isEqualTo(5);
-        assertThat(task.toBuilder().build()).isEqualTo(task);
+        assertThat(TaskBuilder.from(task).build()).isEqualTo(task);
     }
 
     @Test
@@ -142,8 +143,8 @@ class TaskTest {
         assertThat(new Link("u", "", "a", CREATED).description()).isEmpty();
     }
 
-    static Task.Builder minimal() {
-        return Task.builder()
+    static TaskBuilder minimal() {
+        return TaskBuilder.newBuilder()
                 .id(1)
                 .sessionId("session")
                 .order(1)
@@ -153,8 +154,8 @@ class TaskTest {
                 .version(1);
     }
 
-    private static Task.Builder full() {
-        return Task.builder()
+    private static TaskBuilder full() {
+        return TaskBuilder.newBuilder()
                 .id(7)
                 .sessionId("session")
                 .order(2)

@@ -3,6 +3,8 @@ package dev.taskagent.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.store.spi.TaskBuilder;
+import dev.taskagent.store.spi.TaskSnapshots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -50,36 +52,35 @@ class TaskUpdateTest {
                 .userPreferences(List.of("old"))
                 .build();
 
-        Task applied = TaskUpdate.of(7)
-                .status(TaskStatus.SUCCESS)
-                .build()
-                .applyTo(task)
+        Task applied = TaskSnapshots.applied(
+                        TaskUpdate.of(7).status(TaskStatus.SUCCESS).build(), task)
                 .build();
 
         assertThat(applied)
-                .isEqualTo(task.toBuilder().status(TaskStatus.SUCCESS).build());
+                .isEqualTo(TaskBuilder.from(task).status(TaskStatus.SUCCESS).build());
     }
 
     @Test
     void applyToSetsEveryFieldButLeavesIdentityTimesAndVersion() {
         Task task = TaskTest.minimal().id(7).assignee("alice").steps("- [ ] a").build();
 
-        Task applied = TaskUpdate.of(7)
-                .description("new description")
-                .status(TaskStatus.FAILED)
-                .priority(9)
-                .assignee(null)
-                .previousAssignee("alice")
-                .userPreference("merged preference")
-                .steps(null)
-                .currentStep(3)
-                .archived(true)
-                .build()
-                .applyTo(task)
+        Task applied = TaskSnapshots.applied(
+                        TaskUpdate.of(7)
+                                .description("new description")
+                                .status(TaskStatus.FAILED)
+                                .priority(9)
+                                .assignee(null)
+                                .previousAssignee("alice")
+                                .userPreference("merged preference")
+                                .steps(null)
+                                .currentStep(3)
+                                .archived(true)
+                                .build(),
+                        task)
                 .build();
 
         assertThat(applied)
-                .isEqualTo(task.toBuilder()
+                .isEqualTo(TaskBuilder.from(task)
                         .description("new description")
                         .status(TaskStatus.FAILED)
                         .priority(9)
@@ -100,7 +101,7 @@ class TaskUpdateTest {
         TaskUpdate update = TaskUpdate.of(7).priority(1).build();
         Task other = TaskTest.minimal().id(8).build();
 
-        assertThatThrownBy(() -> update.applyTo(other))
+        assertThatThrownBy(() -> TaskSnapshots.applied(update, other))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("update is for task 7, not 8");
     }

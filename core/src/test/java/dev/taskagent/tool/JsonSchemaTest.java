@@ -38,9 +38,9 @@ class JsonSchemaTest {
     @Test
     void enumsAndArraysDescribeTheirValues() throws Exception {
         String json = JsonSchema.object()
-                .stringEnum("status", "New status", List.of("pending", "running"), true)
+                .requiredStringEnum("status", "New status", List.of("pending", "running"))
                 .requiredIntegerArray("orders", "Task orders")
-                .stringArray("message_ids", "Messages", false)
+                .optionalStringArray("message_ids", "Messages")
                 .toJson();
 
         JsonNode schema = Json.mapper().readTree(json);

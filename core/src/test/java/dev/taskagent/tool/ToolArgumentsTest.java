@@ -180,7 +180,7 @@ class ToolArgumentsTest {
         ToolArguments arguments = ToolArguments.parse("{\"n\": \"" + longText + "\"}");
 
         assertThatThrownBy(() -> arguments.requiredInt("n"))
-                .hasMessage("Argument 'n' must be an integer, not the string \"" + "x".repeat(56) + "....");
+                .hasMessage("Argument 'n' must be an integer, not the string \"" + "x".repeat(58) + "\u2026.");
     }
 
     @Test

@@ -13,47 +13,32 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writing your own {@link Tool}: a currency converter with a JSON schema, typed arguments and errors
- * written for the model. A {@link Toolbox} dispatches the model's calls; a missing argument, a wrong
+ * Writing your own {@link Tool} with {@link Tool#of}: a currency converter with a JSON schema, typed
+ * arguments and errors written for the model. A {@link Toolbox} dispatches the model's calls; a missing argument, a wrong
  * type or an unknown tool comes back as an error result the model can act on, never as an exception.
  */
 public final class CustomToolExample {
     private CustomToolExample() {}
 
+    private static final Map<String, Double> EUR_PER_UNIT = Map.of("EUR", 1.0, "USD", 0.92, "THB", 0.026);
+    private static final List<String> CURRENCIES = List.of("EUR", "USD", "THB");
+
     /** Converts between a few currencies at fixed rates. Thread-safe (stateless). */
-    static final class ConvertCurrency implements Tool {
-        private static final Map<String, Double> EUR_PER_UNIT = Map.of("EUR", 1.0, "USD", 0.92, "THB", 0.026);
-
-        @Override
-        public String name() {
-            return "convert_currency";
-        }
-
-        @Override
-        public String description() {
-            return "Converts an amount of money between EUR, USD and THB at today's fixed rates.";
-        }
-
-        @Override
-        public String parametersSchema() {
-            return JsonSchema.object()
+    static final Tool CONVERT_CURRENCY = Tool.of(
+            "convert_currency",
+            "Converts an amount of money between EUR, USD and THB at today's fixed rates.",
+            JsonSchema.object()
                     .requiredInteger("amount", "The amount, in whole units of the source currency")
-                    .stringEnum("from", "Source currency", List.of("EUR", "USD", "THB"), true)
-                    .stringEnum("to", "Target currency", List.of("EUR", "USD", "THB"), true)
-                    .toJson();
-        }
+                    .requiredStringEnum("from", "Source currency", CURRENCIES)
+                    .requiredStringEnum("to", "Target currency", CURRENCIES),
+            CustomToolExample::convert);
 
-        @Override
-        public ToolResult call(ToolArguments arguments) {
-            long amount = arguments.requiredLong("amount");
-            String from = arguments.requiredString("from").toUpperCase(Locale.ROOT);
-            String to = arguments.requiredString("to").toUpperCase(Locale.ROOT);
-            if (!EUR_PER_UNIT.containsKey(from) || !EUR_PER_UNIT.containsKey(to)) {
-                return ToolResult.error("Unknown currency in " + from + " -> " + to + "; use EUR, USD or THB.");
-            }
-            double converted = amount * EUR_PER_UNIT.get(from) / EUR_PER_UNIT.get(to);
-            return ToolResult.ok(String.format(Locale.ROOT, "%d %s = %.2f %s", amount, from, converted, to));
-        }
+    private static ToolResult convert(ToolArguments arguments) {
+        long amount = arguments.requiredLong("amount");
+        String from = arguments.requiredChoice("from", CURRENCIES);
+        String to = arguments.requiredChoice("to", CURRENCIES);
+        double converted = amount * EUR_PER_UNIT.get(from) / EUR_PER_UNIT.get(to);
+        return ToolResult.ok(String.format(Locale.ROOT, "%d %s = %.2f %s", amount, from, converted, to));
     }
 
     /**
@@ -72,7 +57,7 @@ public final class CustomToolExample {
      * @return the results, in order
      */
     public static List<ToolResult> run(PrintStream out) {
-        Toolbox toolbox = Toolbox.of(new ConvertCurrency());
+        Toolbox toolbox = Toolbox.of(CONVERT_CURRENCY);
         out.println("The model sees: " + toolbox.definitions());
         List<ToolCall> calls = List.of(
                 new ToolCall("1", "convert_currency", "{\"amount\":1500,\"from\":\"THB\",\"to\":\"EUR\"}"),

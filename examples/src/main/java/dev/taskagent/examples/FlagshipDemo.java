@@ -130,7 +130,7 @@ public final class FlagshipDemo {
         TaskAgent agent = TaskAgent.builder()
                 .store(store)
                 .chatModel(realModel != null ? realModel : scriptedExtraction())
-                .stepsTool(true)
+                .withStepsTool()
                 .build();
         AgentRun run = agent.run(SESSION, conversation);
         out.println("  run: " + run.stopReason() + " after " + run.iterations() + " iteration(s), "

@@ -20,7 +20,7 @@ class CustomToolExampleTest {
         assertThat(results.subList(1, results.size())).allMatch(ToolResult::isError);
         assertThat(results.get(1).text()).contains("'amount'").contains("integer");
         assertThat(results.get(2).text()).contains("Missing required argument 'amount'");
-        assertThat(results.get(3).text()).isEqualTo("Unknown currency in GBP -> EUR; use EUR, USD or THB.");
+        assertThat(results.get(3).text()).isEqualTo("Argument 'from' is 'GBP'; use one of EUR, USD, THB.");
         assertThat(results.get(4).text())
                 .contains("Unknown tool 'convert_currencies'")
                 .contains("convert_currency");

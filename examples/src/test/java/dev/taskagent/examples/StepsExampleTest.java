@@ -3,6 +3,7 @@ package dev.taskagent.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.steps.StepRun;
+import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.ByteArrayOutputStream;
@@ -15,7 +16,7 @@ class StepsExampleTest {
 
     private static Task task(String steps) {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
-        return Task.builder()
+        return TaskBuilder.newBuilder()
                 .id(1)
                 .sessionId("family-chat")
                 .order(1)

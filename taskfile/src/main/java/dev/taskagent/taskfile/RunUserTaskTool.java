@@ -31,11 +31,10 @@ final class RunUserTaskTool implements Tool {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String SCHEMA = JsonSchema.object()
             .requiredString("task_name", "The task's name, as list_user_tasks shows it")
-            .stringArray(
+            .optionalStringArray(
                     "args",
                     "Extra command-line arguments for the task, one string each (e.g. [\"-v\", \"my file.txt\"])."
-                            + " Each arrives as one literal argument: nothing is expanded by a shell.",
-                    false)
+                            + " Each arrives as one literal argument: nothing is expanded by a shell.")
             .toJson();
 
     private final TaskfileSource source;

@@ -5,16 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.taskagent.store.StaleTaskException;
-import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
+import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import java.time.Clock;
@@ -1057,7 +1058,7 @@ public abstract class TaskStoreConformanceTest {
         Task described = store.inTransaction(tx -> tx.updateTask(
                 TaskUpdate.of(before.id()).description("new description").build()));
 
-        Task expected = before.toBuilder()
+        Task expected = TaskBuilder.from(before)
                 .description("new description")
                 .version(before.version() + 1)
                 .updatedAt(clock.instant())
@@ -1071,7 +1072,7 @@ public abstract class TaskStoreConformanceTest {
                 .priority(-3)
                 .build()));
 
-        Task expectedNext = expected.toBuilder()
+        Task expectedNext = TaskBuilder.from(expected)
                 .status(TaskStatus.FAILED)
                 .priority(-3)
                 .version(expected.version() + 1)
@@ -1100,7 +1101,7 @@ public abstract class TaskStoreConformanceTest {
                 .archived(true)
                 .build()));
 
-        Task expected = before.toBuilder()
+        Task expected = TaskBuilder.from(before)
                 .description("every field changed")
                 .status(TaskStatus.SUCCESS)
                 .priority(42)

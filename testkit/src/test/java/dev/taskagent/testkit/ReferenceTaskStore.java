@@ -1,19 +1,21 @@
 package dev.taskagent.testkit;
 
-import dev.taskagent.store.StaleTaskException;
-import dev.taskagent.store.StoreArguments;
-import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.StoreArguments;
+import dev.taskagent.store.spi.TaskBuilder;
+import dev.taskagent.store.spi.TaskSnapshots;
+import dev.taskagent.store.spi.TextLimits;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
+import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
-import dev.taskagent.task.TextLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -323,7 +325,7 @@ final class ReferenceTaskStore implements TaskStore {
             List<Task> session = listTasks(spec.sessionId());
             int index = Math.min(position, session.size());
             Instant now = clock.instant();
-            Task task = Task.builder()
+            Task task = TaskBuilder.newBuilder()
                     .id(lastId.incrementAndGet())
                     .sessionId(spec.sessionId())
                     .order(index + 1)
@@ -339,7 +341,7 @@ final class ReferenceTaskStore implements TaskStore {
             put(task);
             if (!has(Defect.INSERT_DOES_NOT_RENUMBER)) {
                 for (int later = index; later < session.size(); later++) {
-                    put(session.get(later).toBuilder().order(later + 2).build());
+                    put(TaskBuilder.from(session.get(later)).order(later + 2).build());
                 }
             }
             return task;
@@ -357,7 +359,7 @@ final class ReferenceTaskStore implements TaskStore {
                 throw new StaleTaskException(
                         current.id(), update.expectedVersion().getAsLong(), current.version());
             }
-            return save(update.applyTo(current), current);
+            return save(TaskSnapshots.applied(update, current), current);
         }
 
         @Override
@@ -369,7 +371,8 @@ final class ReferenceTaskStore implements TaskStore {
             if (has(Defect.LOSES_CONCURRENT_APPENDS)) {
                 letOthersIn();
             }
-            return saveAppend(current.toBuilder().progresses(plus(current.progresses(), stored(progress))), current);
+            return saveAppend(
+                    TaskBuilder.from(current).progresses(plus(current.progresses(), stored(progress))), current);
         }
 
         @Override
@@ -380,7 +383,7 @@ final class ReferenceTaskStore implements TaskStore {
             write();
             Task current = existing(taskId);
             Comment comment = new Comment(author, text, clock.instant());
-            return saveAppend(current.toBuilder().comments(plus(current.comments(), comment)), current);
+            return saveAppend(TaskBuilder.from(current).comments(plus(current.comments(), comment)), current);
         }
 
         @Override
@@ -395,7 +398,7 @@ final class ReferenceTaskStore implements TaskStore {
             write();
             Task current = existing(taskId);
             Link link = new Link(url, description, author, clock.instant());
-            return saveAppend(current.toBuilder().links(plus(current.links(), link)), current);
+            return saveAppend(TaskBuilder.from(current).links(plus(current.links(), link)), current);
         }
 
         @Override
@@ -411,7 +414,7 @@ final class ReferenceTaskStore implements TaskStore {
                 }
             }
             Task fresh = tasks.get(taskId);
-            return save(fresh.toBuilder().messageIds(List.copyOf(linked)), fresh);
+            return save(TaskBuilder.from(fresh).messageIds(List.copyOf(linked)), fresh);
         }
 
         @Override
@@ -450,7 +453,7 @@ final class ReferenceTaskStore implements TaskStore {
             if (has(Defect.CLAIM_GIVES_UP_ON_CONFLICT) && current.status() != TaskStatus.PENDING) {
                 return Optional.empty();
             }
-            return Optional.of(save(current.toBuilder().status(TaskStatus.RUNNING), current));
+            return Optional.of(save(TaskBuilder.from(current).status(TaskStatus.RUNNING), current));
         }
 
         private void detach(String sessionId, String messageId, long newHolder) {
@@ -472,7 +475,7 @@ final class ReferenceTaskStore implements TaskStore {
                     List<String> remaining = holder.messageIds().stream()
                             .filter(held -> !sameId(held, messageId))
                             .toList();
-                    save(holder.toBuilder().messageIds(remaining), holder);
+                    save(TaskBuilder.from(holder).messageIds(remaining), holder);
                 }
             }
         }
@@ -486,7 +489,7 @@ final class ReferenceTaskStore implements TaskStore {
             return task;
         }
 
-        private Task save(Task.Builder changed, Task current) {
+        private Task save(TaskBuilder changed, Task current) {
             Task task = changed.version(current.version() + 1)
                     .updatedAt(clock.instant())
                     .build();
@@ -494,7 +497,7 @@ final class ReferenceTaskStore implements TaskStore {
             return task;
         }
 
-        private Task saveAppend(Task.Builder changed, Task current) {
+        private Task saveAppend(TaskBuilder changed, Task current) {
             if (has(Defect.APPENDS_KEEP_VERSION)) {
                 Task task = changed.build();
                 put(task);

@@ -1,18 +1,20 @@
 package dev.taskagent.store.inmemory;
 
-import dev.taskagent.store.StaleTaskException;
-import dev.taskagent.store.StoreArguments;
-import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.StoreArguments;
+import dev.taskagent.store.spi.TaskBuilder;
+import dev.taskagent.store.spi.TaskSnapshots;
+import dev.taskagent.store.spi.TextLimits;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
+import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
-import dev.taskagent.task.TextLimits;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -194,20 +196,7 @@ public final class InMemoryTaskStore implements TaskStore {
             long previousLastId = lastId;
             long id = ++lastId;
             undoLog.push(() -> lastId = previousLastId);
-            Task task = Task.builder()
-                    .id(id)
-                    .sessionId(sessionId)
-                    .order(position + 1)
-                    .description(spec.description())
-                    .status(TaskStatus.PENDING)
-                    .steps(spec.steps())
-                    .priority(spec.priority())
-                    .assignee(spec.assignee())
-                    .createdBy(spec.createdBy())
-                    .createdAt(now)
-                    .updatedAt(now)
-                    .version(1)
-                    .build();
+            Task task = TaskSnapshots.created(spec, id, position + 1, now);
             // Mutated in place with an undo entry, so that appending to a long session costs O(1).
             List<Long> ids = taskIdsBySession.computeIfAbsent(sessionId, key -> new ArrayList<>());
             boolean newSession = ids.isEmpty();
@@ -221,7 +210,7 @@ public final class InMemoryTaskStore implements TaskStore {
             put(task);
             for (int index = position + 1; index < ids.size(); index++) {
                 Task later = tasksById.get(ids.get(index));
-                put(later.toBuilder().order(index + 1).build());
+                put(TaskBuilder.from(later).order(index + 1).build());
             }
             return task;
         }
@@ -235,7 +224,7 @@ public final class InMemoryTaskStore implements TaskStore {
                 throw new StaleTaskException(
                         current.id(), update.expectedVersion().getAsLong(), current.version());
             }
-            return write(update.applyTo(current), current);
+            return write(TaskSnapshots.applied(update, current), current);
         }
 
         @Override
@@ -243,7 +232,7 @@ public final class InMemoryTaskStore implements TaskStore {
             checkUsable();
             StoreArguments.text(progress, "progress");
             Task current = existing(taskId);
-            return write(current.toBuilder().progresses(append(current.progresses(), progress)), current);
+            return write(TaskBuilder.from(current).progresses(append(current.progresses(), progress)), current);
         }
 
         @Override
@@ -253,7 +242,7 @@ public final class InMemoryTaskStore implements TaskStore {
             StoreArguments.text(text, "text");
             Task current = existing(taskId);
             Comment comment = new Comment(author, text, clock.instant());
-            return write(current.toBuilder().comments(append(current.comments(), comment)), current);
+            return write(TaskBuilder.from(current).comments(append(current.comments(), comment)), current);
         }
 
         @Override
@@ -264,7 +253,7 @@ public final class InMemoryTaskStore implements TaskStore {
             StoreArguments.name(author, "author");
             Task current = existing(taskId);
             Link link = new Link(url, description, author, clock.instant());
-            return write(current.toBuilder().links(append(current.links(), link)), current);
+            return write(TaskBuilder.from(current).links(append(current.links(), link)), current);
         }
 
         @Override
@@ -285,7 +274,7 @@ public final class InMemoryTaskStore implements TaskStore {
             }
             // Re-read: detaching cannot touch this task (its ids were skipped), but keep the snapshot fresh.
             Task fresh = tasksById.get(taskId);
-            return write(fresh.toBuilder().messageIds(List.copyOf(linked)), fresh);
+            return write(TaskBuilder.from(fresh).messageIds(List.copyOf(linked)), fresh);
         }
 
         @Override
@@ -321,7 +310,7 @@ public final class InMemoryTaskStore implements TaskStore {
                 return Optional.empty();
             }
             Task next = candidates.first();
-            return Optional.of(write(next.toBuilder().status(TaskStatus.RUNNING), next));
+            return Optional.of(write(TaskBuilder.from(next).status(TaskStatus.RUNNING), next));
         }
 
         private Task existing(long taskId) {
@@ -334,7 +323,7 @@ public final class InMemoryTaskStore implements TaskStore {
         }
 
         /** Stores a changed task with the next version and a fresh updatedAt (TS-4.2). */
-        private Task write(Task.Builder changed, Task current) {
+        private Task write(TaskBuilder changed, Task current) {
             Task task = changed.version(current.version() + 1)
                     .updatedAt(clock.instant())
                     .build();
@@ -369,7 +358,7 @@ public final class InMemoryTaskStore implements TaskStore {
                 Task holder = tasksById.get(owner);
                 List<String> remaining = new ArrayList<>(holder.messageIds());
                 remaining.remove(messageId);
-                write(holder.toBuilder().messageIds(remaining), holder);
+                write(TaskBuilder.from(holder).messageIds(remaining), holder);
             }
         }
 

@@ -1,16 +1,17 @@
 package dev.taskagent.store.jdbc;
 
-import dev.taskagent.store.StaleTaskException;
-import dev.taskagent.store.StoreArguments;
-import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.store.spi.StoreArguments;
+import dev.taskagent.store.spi.TaskSnapshots;
+import dev.taskagent.store.spi.TextLimits;
 import dev.taskagent.task.NewTask;
+import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.task.TaskUpdate.Field;
-import dev.taskagent.task.TextLimits;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -231,20 +232,7 @@ final class JdbcTransaction implements TaskTransaction {
                     id = keys.getLong(1);
                 }
             }
-            return Task.builder()
-                    .id(id)
-                    .sessionId(sessionId)
-                    .order(position + 1)
-                    .description(task.description())
-                    .status(TaskStatus.PENDING)
-                    .steps(task.steps())
-                    .priority(task.priority())
-                    .assignee(task.assignee())
-                    .createdBy(task.createdBy())
-                    .createdAt(now)
-                    .updatedAt(now)
-                    .version(1)
-                    .build();
+            return TaskSnapshots.created(task, id, position + 1, now);
         });
     }
 

@@ -1,9 +1,10 @@
 package dev.taskagent.store.jdbc;
 
-import dev.taskagent.store.TaskNotFoundException;
+import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -258,7 +259,7 @@ final class TaskReader {
     /** The rows of one task, gathered until the task can be built. */
     private static final class Parts {
         private final long id;
-        private Task.Builder task;
+        private TaskBuilder task;
         private long version;
         private long snapshotVersion = -1;
         private final Children<String> progresses = new Children<>();
@@ -273,7 +274,7 @@ final class TaskReader {
 
         void readTask(ResultSet rows) throws SQLException {
             version = rows.getLong(12);
-            task = Task.builder()
+            task = TaskBuilder.newBuilder()
                     .id(id)
                     .description(rows.getString(4))
                     .steps(rows.getString(5))

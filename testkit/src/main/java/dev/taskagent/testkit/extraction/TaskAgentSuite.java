@@ -246,9 +246,7 @@ public abstract class TaskAgentSuite {
         AgentRun run = runSetPreference(1, "   ");
 
         assertThat(run.toolCalls().get(0).result().isError()).isTrue();
-        assertThat(run.toolCalls().get(0).result().text())
-                .isEqualTo(
-                        "Argument 'user_preference' is blank; write the complete preference, or leave the task as it is.");
+        assertThat(run.toolCalls().get(0).result().text()).isEqualTo("Argument 'user_preference' must not be blank.");
         assertThat(tasks().get(0).userPreferences()).containsExactly("Use React");
     }
 
@@ -546,7 +544,7 @@ public abstract class TaskAgentSuite {
         assertThat(errors.get(1)).isEqualTo("Missing required argument 'task_description' (a string).");
         assertThat(errors.get(2)).isEqualTo("Task order 7 is out of range (1..3); use an order from the task list.");
         assertThat(errors.get(3))
-                .isEqualTo("Unknown task_status 'done'; use one of pending, running, success, failed.");
+                .isEqualTo("Argument 'task_status' is 'done'; use one of pending, running, success, failed.");
         assertThat(errors.get(4))
                 .isEqualTo(
                         "Unknown tool 'delete_task'. Available tools: insert_task, update_task, append_messages_to_task,"
@@ -559,8 +557,7 @@ public abstract class TaskAgentSuite {
         assertThat(errors.get(7))
                 .isEqualTo("after_task_order must be 0 or more (0 inserts at the start), was -1. Use 0 or an order from"
                         + " the task list.");
-        assertThat(errors.get(8))
-                .isEqualTo("Argument 'task_description' is blank; write the user's request in their words.");
+        assertThat(errors.get(8)).isEqualTo("Argument 'task_description' must not be blank.");
         assertThat(errors.get(9))
                 .isEqualTo("Nothing to update: send task_status (pending, running, success, failed) and/or a non-blank"
                         + " task_description.");

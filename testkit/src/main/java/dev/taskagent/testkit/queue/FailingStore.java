@@ -1,10 +1,10 @@
 package dev.taskagent.testkit.queue;
 
-import dev.taskagent.store.StaleTaskException;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.testkit.ForwardingTaskTransaction;

@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.llm.ToolCall;
-import dev.taskagent.queue.TaskArchivedException;
-import dev.taskagent.queue.TaskCompleteException;
-import dev.taskagent.queue.TaskNotAssignedException;
 import dev.taskagent.queue.TaskQueue;
-import dev.taskagent.store.StaleTaskException;
-import dev.taskagent.store.TaskNotFoundException;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.task.NewTask;
+import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskArchivedException;
+import dev.taskagent.task.TaskCompleteException;
+import dev.taskagent.task.TaskNotAssignedException;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.testkit.MutableClock;
@@ -107,7 +107,7 @@ public abstract class TaskQueueSuite {
         queue.comment(task.id(), "carol", "Users land on a blank page.");
         queue.link(task.id(), "https://example.com/issues/12", "bug report", "carol");
 
-        Optional<Task> claimed = queue.signup("alice");
+        Optional<Task> claimed = queue.claimNext("alice");
 
         assertThat(claimed).isPresent();
         Task running = claimed.get();
@@ -135,10 +135,10 @@ public abstract class TaskQueueSuite {
     @Test
     void signupWithNoIdleTaskReturnsNothingAndTheToolSaysSoWithoutAnError() {
         Task running = create("alice", 0, "Already started");
-        queue.signup("alice");
+        queue.claimNext("alice");
 
-        assertThat(queue.signup("alice")).isEmpty();
-        assertThat(queue.signup("nobody-here")).isEmpty();
+        assertThat(queue.claimNext("alice")).isEmpty();
+        assertThat(queue.claimNext("nobody-here")).isEmpty();
         ToolResult result = call("signup_for_task", "{\"agent_name\":\"alice\"}");
         assertThat(result).isEqualTo(ToolResult.ok("No idle task is available for alice"));
         assertThat(store.findTask(running.id()).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);
@@ -212,13 +212,13 @@ public abstract class TaskQueueSuite {
                 .listener(events::add)
                 .build();
 
-        assertThatThrownBy(() -> failing.signup("alice"))
+        assertThatThrownBy(() -> failing.claimNext("alice"))
                 .isInstanceOf(TaskStoreException.class)
                 .hasMessageContaining("injected failure");
 
         assertThat(store.findTask(task.id())).contains(task);
         assertThat(events).isEmpty();
-        assertThat(queue.signup("alice")).map(Task::id).contains(task.id());
+        assertThat(queue.claimNext("alice")).map(Task::id).contains(task.id());
     }
 
     @Test
@@ -226,7 +226,7 @@ public abstract class TaskQueueSuite {
         create("alice", 0, "claimed");
         events.clear();
 
-        Task claimed = queue.signup("alice").orElseThrow();
+        Task claimed = queue.claimNext("alice").orElseThrow();
 
         assertThat(events).containsExactly(new TaskEvent.Claimed(claimed, "alice"));
     }
@@ -236,7 +236,7 @@ public abstract class TaskQueueSuite {
     @Test
     void moveTransfersARunningTaskToTheNewAgentAsIdle() {
         Task task = create("alice", 2, "Write the release notes");
-        queue.signup("alice");
+        queue.claimNext("alice");
 
         Task moved = queue.move(task.id(), "alice", "bob", "Draft is in the wiki; please finish it.");
 
@@ -245,8 +245,8 @@ public abstract class TaskQueueSuite {
         assertThat(moved.status()).isEqualTo(TaskStatus.PENDING);
         assertThat(moved.priority()).isEqualTo(2);
         assertThat(store.findTask(task.id())).contains(moved);
-        assertThat(queue.queue("alice")).isEmpty();
-        assertThat(queue.signup("bob")).map(Task::id).contains(task.id());
+        assertThat(queue.listQueue("alice")).isEmpty();
+        assertThat(queue.claimNext("bob")).map(Task::id).contains(task.id());
     }
 
     @Test
@@ -403,7 +403,7 @@ public abstract class TaskQueueSuite {
 
         Task task =
                 retried.create(retried.newTask("once only").assignee("alice").build());
-        Task claimed = retried.signup("alice").orElseThrow();
+        Task claimed = retried.claimNext("alice").orElseThrow();
         retried.comment(task.id(), "alice", "one comment");
         Task moved = retried.move(task.id(), "alice", "bob", "one hand-over");
 
@@ -488,11 +488,11 @@ public abstract class TaskQueueSuite {
     void aChainFromAToBToCKeepsEveryCommentInOrder() {
         Task task = create("a", 1, "Translate the manual");
 
-        queue.signup("a");
+        queue.claimNext("a");
         queue.move(task.id(), "a", "b", "Chapters 1-3 done.");
-        assertThat(queue.signup("b")).map(Task::id).contains(task.id());
+        assertThat(queue.claimNext("b")).map(Task::id).contains(task.id());
         queue.move(task.id(), "b", "c", "Chapters 4-6 done.");
-        Task atC = queue.signup("c").orElseThrow();
+        Task atC = queue.claimNext("c").orElseThrow();
 
         assertThat(atC.assignee()).isEqualTo("c");
         assertThat(atC.previousAssignee()).isEqualTo("b");
@@ -500,9 +500,9 @@ public abstract class TaskQueueSuite {
         assertThat(atC.comments())
                 .extracting(c -> c.author() + ": " + c.text())
                 .containsExactly("a: Chapters 1-3 done.", "b: Chapters 4-6 done.");
-        assertThat(queue.queue("a")).isEmpty();
-        assertThat(queue.queue("b")).isEmpty();
-        assertThat(queue.queue("c")).extracting(Task::id).containsExactly(task.id());
+        assertThat(queue.listQueue("a")).isEmpty();
+        assertThat(queue.listQueue("b")).isEmpty();
+        assertThat(queue.listQueue("c")).extracting(Task::id).containsExactly(task.id());
         assertThatThrownBy(() -> queue.move(task.id(), "a", "b", "it is mine"))
                 .isInstanceOf(TaskNotAssignedException.class)
                 .hasMessageEndingWith("(currently assigned to: c)");
@@ -517,7 +517,7 @@ public abstract class TaskQueueSuite {
 
         List<List<Long>> claimedByWorker = runConcurrently(16, worker -> () -> {
             List<Long> mine = new ArrayList<>();
-            for (Optional<Task> next = queue.signup("crowd"); next.isPresent(); next = queue.signup("crowd")) {
+            for (Optional<Task> next = queue.claimNext("crowd"); next.isPresent(); next = queue.claimNext("crowd")) {
                 assertThat(next.get().status()).isEqualTo(TaskStatus.RUNNING);
                 assertThat(next.get().assignee()).isEqualTo("crowd");
                 mine.add(next.get().id());
@@ -529,7 +529,7 @@ public abstract class TaskQueueSuite {
         assertThat(all).hasSize(taskCount).doesNotHaveDuplicates();
         assertThat(new HashSet<>(all)).isEqualTo(created);
         // Every worker stopped only on an empty signup, so none may have quit while a task was idle.
-        assertThat(queue.queue("crowd")).hasSize(taskCount).allSatisfy(task -> assertThat(task.status())
+        assertThat(queue.listQueue("crowd")).hasSize(taskCount).allSatisfy(task -> assertThat(task.status())
                 .isEqualTo(TaskStatus.RUNNING));
         assertThat(events).filteredOn(TaskEvent.Claimed.class::isInstance).hasSize(taskCount);
     }
@@ -556,9 +556,9 @@ public abstract class TaskQueueSuite {
 
         List<List<Long>> claimedByAgent = runConcurrently(agents, agent -> () -> {
             List<Long> mine = new ArrayList<>();
-            for (Optional<Task> next = queue.signup("agent-" + agent);
+            for (Optional<Task> next = queue.claimNext("agent-" + agent);
                     next.isPresent();
-                    next = queue.signup("agent-" + agent)) {
+                    next = queue.claimNext("agent-" + agent)) {
                 assertThat(next.get().assignee()).isEqualTo("agent-" + agent);
                 mine.add(next.get().id());
             }
@@ -610,7 +610,7 @@ public abstract class TaskQueueSuite {
             List<Optional<Task>> outcomes = runConcurrently(
                     2,
                     racer -> () -> racer == 0
-                            ? queue.signup("alice")
+                            ? queue.claimNext("alice")
                             : Optional.of(queue.move(task.id(), "alice", "bob", "bob takes it")));
 
             Optional<Task> signedUp = outcomes.get(0);
@@ -620,7 +620,7 @@ public abstract class TaskQueueSuite {
             assertThat(after.previousAssignee()).isEqualTo("alice");
             assertThat(after.status()).isEqualTo(TaskStatus.PENDING);
             assertThat(after.comments()).extracting(c -> c.text()).containsExactly("bob takes it");
-            assertThat(queue.signup("bob")).map(Task::id).contains(task.id());
+            assertThat(queue.claimNext("bob")).map(Task::id).contains(task.id());
         }
     }
 
@@ -790,8 +790,8 @@ public abstract class TaskQueueSuite {
         Task after = store.findTask(task.id()).orElseThrow();
         assertThat(after.archived()).isTrue();
         assertThat(after.version()).isEqualTo(task.version() + 1);
-        assertThat(queue.queue("alice")).isEmpty();
-        assertThat(queue.signup("alice")).isEmpty();
+        assertThat(queue.listQueue("alice")).isEmpty();
+        assertThat(queue.claimNext("alice")).isEmpty();
         assertThat(call("get_task", "{\"task_id\":" + task.id() + "}").text()).endsWith(",\"archived\":true}");
         assertThat(call("archive_task", "{\"task_id\":999999}")).isEqualTo(ToolResult.error("Task 999999 not found"));
     }
@@ -804,10 +804,10 @@ public abstract class TaskQueueSuite {
         events.clear();
         String overLimit = "x".repeat(Task.MAX_TEXT_LENGTH + 1);
 
-        assertThatThrownBy(() -> queue.signup(" "))
+        assertThatThrownBy(() -> queue.claimNext(" "))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("agent must not be blank");
-        assertThatThrownBy(() -> queue.signup(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> queue.claimNext(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> queue.move(task.id(), "alice", "alice", "to myself"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("toAgent is the same as fromAgent ('alice'); a task can only be moved to another agent");
@@ -853,21 +853,21 @@ public abstract class TaskQueueSuite {
         String overLimit = "x".repeat(Task.MAX_TEXT_LENGTH + 1);
 
         assertThat(call("signup_for_task", "{\"agent_name\":\"  \"}"))
-                .isEqualTo(ToolResult.error("agent_name must not be blank; send an agent name."));
+                .isEqualTo(ToolResult.error("Argument 'agent_name' must not be blank; send a name."));
         assertThat(call("signup_for_task", "{}"))
                 .isEqualTo(ToolResult.error("Missing required argument 'agent_name' (a string)."));
         assertThat(call("move_task", moveArguments(task.id(), "alice", "alice", "to myself")))
                 .isEqualTo(ToolResult.error("new_agent is the same as current_agent (alice);"
                         + " name the agent who should take the task over."));
         assertThat(call("move_task", moveArguments(task.id(), "alice", "", "hand over")))
-                .isEqualTo(ToolResult.error("new_agent must not be blank; send an agent name."));
+                .isEqualTo(ToolResult.error("Argument 'new_agent' must not be blank; send a name."));
         assertThat(call("move_task", moveArguments(task.id(), "alice", "bob", "   ")))
-                .isEqualTo(ToolResult.error("comment must not be blank."));
+                .isEqualTo(ToolResult.error("Argument 'comment' must not be blank."));
         assertThat(call("move_task", moveArguments(task.id(), "alice", "bob", overLimit)))
-                .isEqualTo(ToolResult.error("comment is " + overLimit.length() + " characters long; the limit is "
-                        + Task.MAX_TEXT_LENGTH + ". Shorten it."));
+                .isEqualTo(ToolResult.error("Argument 'comment' is " + overLimit.length()
+                        + " characters long; the limit is " + Task.MAX_TEXT_LENGTH + ". Shorten it."));
         assertThat(call("move_task", moveArguments(0, "alice", "bob", "hand over")))
-                .isEqualTo(ToolResult.error("task_id must be a positive task id, not 0; use an id from get_my_queue."));
+                .isEqualTo(ToolResult.error("Argument 'task_id' must be a positive id, not 0."));
         assertThat(call("move_task", "{\"task_id\":\"seven\",\"current_agent\":\"alice\"}")
                         .isError())
                 .isTrue();
@@ -875,19 +875,20 @@ public abstract class TaskQueueSuite {
                 .isEqualTo(ToolResult.error(
                         "Nothing to update: send at least one of status, assignee, priority, description."));
         assertThat(call("update_task", "{\"task_id\":" + task.id() + ",\"status\":\"done\"}"))
-                .isEqualTo(ToolResult.error("status 'done' is unknown; use one of pending, running, success, failed."));
+                .isEqualTo(
+                        ToolResult.error("Argument 'status' is 'done'; use one of pending, running, success, failed."));
         assertThat(call("update_task", "{\"task_id\":" + task.id() + ",\"assignee\":\"\"}")
                         .isError())
                 .isTrue();
         assertThat(call("create_task", "{\"description\":\" \"}"))
-                .isEqualTo(ToolResult.error("description must not be blank."));
+                .isEqualTo(ToolResult.error("Argument 'description' must not be blank."));
         assertThat(call("add_comment", "{\"task_id\":" + task.id() + ",\"author\":\"bob\",\"comment\":\"\"}"))
-                .isEqualTo(ToolResult.error("comment must not be blank."));
+                .isEqualTo(ToolResult.error("Argument 'comment' must not be blank."));
         assertThat(call("add_link", "{\"task_id\":" + task.id() + ",\"url\":\" \",\"author\":\"bob\"}"))
-                .isEqualTo(ToolResult.error("url must not be blank."));
+                .isEqualTo(ToolResult.error("Argument 'url' must not be blank."));
         assertThat(call("get_my_queue", "{\"agent_name\":\"" + "a".repeat(Task.MAX_ID_LENGTH + 1) + "\"}"))
-                .isEqualTo(ToolResult.error(
-                        "agent_name is 256 characters long; the limit is " + Task.MAX_ID_LENGTH + ". Shorten it."));
+                .isEqualTo(ToolResult.error("Argument 'agent_name' is 256 characters long; the limit is "
+                        + Task.MAX_ID_LENGTH + ". Shorten it."));
 
         assertThat(store.findTask(task.id())).contains(task);
         assertThat(store.listTasks(queue.sessionId())).containsExactly(task);
@@ -932,7 +933,7 @@ public abstract class TaskQueueSuite {
 
     private List<Long> claimAll(String agent) {
         List<Long> ids = new ArrayList<>();
-        for (Optional<Task> next = queue.signup(agent); next.isPresent(); next = queue.signup(agent)) {
+        for (Optional<Task> next = queue.claimNext(agent); next.isPresent(); next = queue.claimNext(agent)) {
             ids.add(next.get().id());
         }
         return ids;

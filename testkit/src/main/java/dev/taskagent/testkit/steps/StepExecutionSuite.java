@@ -531,13 +531,12 @@ public abstract class StepExecutionSuite {
     }
 
     private TaskAgent agent(ScriptedChatModel model, boolean stepsTool) {
-        return TaskAgent.builder()
-                .store(store)
-                .chatModel(model)
-                .clock(clock)
-                .stepsTool(stepsTool)
-                .listener(events::add)
-                .build();
+        TaskAgent.Builder builder =
+                TaskAgent.builder().store(store).chatModel(model).clock(clock).listener(events::add);
+        if (stepsTool) {
+            builder.withStepsTool();
+        }
+        return builder.build();
     }
 
     private static List<String> toolNames(ChatRequest request) {

@@ -1,6 +1,7 @@
-package dev.taskagent.task;
+package dev.taskagent.store.spi;
 
 import dev.taskagent.internal.StorableText;
+import dev.taskagent.task.Task;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,4 @@
-package dev.taskagent.queue;
-
-import dev.taskagent.task.TaskStatus;
+package dev.taskagent.task;
 
 /**
  * A task could not be moved because it is complete ({@code success} or {@code failed}); nothing was
@@ -9,10 +7,9 @@ import dev.taskagent.task.TaskStatus;
  * <p>Its message is the {@code move_task} error text: {@code Task 7 is complete and cannot be
  * transferred}.
  */
-public final class TaskCompleteException extends RuntimeException {
+public final class TaskCompleteException extends TaskRefusedException {
     private static final long serialVersionUID = 1L;
 
-    private final long taskId;
     private final TaskStatus status;
 
     /**
@@ -22,14 +19,8 @@ public final class TaskCompleteException extends RuntimeException {
      * @param status its terminal status
      */
     public TaskCompleteException(long taskId, TaskStatus status) {
-        super("Task " + taskId + " is complete and cannot be transferred");
-        this.taskId = taskId;
+        super(taskId, "Task " + taskId + " is complete and cannot be transferred");
         this.status = status;
-    }
-
-    /** @return the task's id */
-    public long taskId() {
-        return taskId;
     }
 
     /** @return the task's status: {@code SUCCESS} or {@code FAILED} */

@@ -1,7 +1,6 @@
-package dev.taskagent.store;
+package dev.taskagent.store.spi;
 
 import dev.taskagent.task.Task;
-import dev.taskagent.task.TextLimits;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.taskagent.queue;
+package dev.taskagent.task;
 
 import java.util.Optional;
 
@@ -9,10 +9,9 @@ import java.util.Optional;
  * <p>Its message is the {@code move_task} error text: {@code Task 7 is not assigned to alice (currently
  * assigned to: bob)}, or {@code (currently assigned to: no one)}.
  */
-public final class TaskNotAssignedException extends RuntimeException {
+public final class TaskNotAssignedException extends TaskRefusedException {
     private static final long serialVersionUID = 1L;
 
-    private final long taskId;
     private final String agent;
     private final String currentAssignee;
 
@@ -24,16 +23,12 @@ public final class TaskNotAssignedException extends RuntimeException {
      * @param currentAssignee who holds it, or null when no one does
      */
     public TaskNotAssignedException(long taskId, String agent, String currentAssignee) {
-        super("Task " + taskId + " is not assigned to " + agent + " (currently assigned to: "
-                + (currentAssignee == null ? "no one" : currentAssignee) + ")");
-        this.taskId = taskId;
+        super(
+                taskId,
+                "Task " + taskId + " is not assigned to " + agent + " (currently assigned to: "
+                        + (currentAssignee == null ? "no one" : currentAssignee) + ")");
         this.agent = agent;
         this.currentAssignee = currentAssignee;
-    }
-
-    /** @return the task's id */
-    public long taskId() {
-        return taskId;
     }
 
     /** @return the agent that tried to move the task */

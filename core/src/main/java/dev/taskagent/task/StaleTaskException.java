@@ -1,10 +1,12 @@
-package dev.taskagent.store;
+package dev.taskagent.task;
 
-/** An update expected a version of a task that is no longer current (TS-4.3); nothing was written. */
-public final class StaleTaskException extends TaskStoreException {
+/**
+ * An update expected a version of a task that is no longer current: another transaction changed the task
+ * since it was read. Nothing was written; read the task again and decide again.
+ */
+public final class StaleTaskException extends TaskRefusedException {
     private static final long serialVersionUID = 1L;
 
-    private final long taskId;
     private final long expectedVersion;
     private final long actualVersion;
 
@@ -16,17 +18,13 @@ public final class StaleTaskException extends TaskStoreException {
      * @param actualVersion the version the task has, or -1 when the store cannot tell
      */
     public StaleTaskException(long taskId, long expectedVersion, long actualVersion) {
-        super("Task " + taskId + " changed concurrently: the update expected version " + expectedVersion
-                + (actualVersion >= 0 ? " but the task is at version " + actualVersion : "")
-                + "; read the task again and retry");
-        this.taskId = taskId;
+        super(
+                taskId,
+                "Task " + taskId + " changed concurrently: the update expected version " + expectedVersion
+                        + (actualVersion >= 0 ? " but the task is at version " + actualVersion : "")
+                        + "; read the task again and retry");
         this.expectedVersion = expectedVersion;
         this.actualVersion = actualVersion;
-    }
-
-    /** @return the task's id */
-    public long taskId() {
-        return taskId;
     }
 
     /** @return the version the update expected */

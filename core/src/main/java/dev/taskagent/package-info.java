@@ -1,0 +1,4 @@
+/**
+ * The root of the library's exceptions. <p>Tier: API.
+ */
+package dev.taskagent;
