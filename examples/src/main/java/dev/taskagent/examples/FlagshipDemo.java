@@ -6,9 +6,6 @@ import dev.taskagent.extraction.ConversationMessage;
 import dev.taskagent.extraction.MessagePart;
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.ChatModel;
-import dev.taskagent.llm.ChatResponse;
-import dev.taskagent.llm.FinishReason;
-import dev.taskagent.llm.TokenUsage;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.llm.openai.OpenAiChatModel;
 import dev.taskagent.queue.TaskQueue;
@@ -21,7 +18,6 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.taskfile.TaskfileTools;
-import dev.taskagent.testkit.ScriptedChatModel;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.io.IOException;
@@ -49,7 +45,6 @@ public final class FlagshipDemo {
     static final String SESSION = "family-trip";
     static final String RESEARCHER = "researcher";
     static final String CONCIERGE = "concierge";
-    private static final String CHECK = "\u2713";
 
     private FlagshipDemo() {}
 
@@ -129,7 +124,7 @@ public final class FlagshipDemo {
         stage(out, "2. Extraction: the agent turns the conversation into a task");
         TaskAgent agent = TaskAgent.builder()
                 .store(store)
-                .chatModel(realModel != null ? realModel : scriptedExtraction())
+                .chatModel(realModel != null ? realModel : FlagshipScript.extraction())
                 .stepsTool(true)
                 .build();
         AgentRun run = agent.run(SESSION, conversation);
@@ -168,7 +163,7 @@ public final class FlagshipDemo {
         stage(out, "4. The worker executes the steps; each ✓ STEP marker ticks the store live");
         StepExecutor executor = StepExecutor.builder()
                 .store(store)
-                .chatModel(realModel != null ? realModel : scriptedExecution())
+                .chatModel(realModel != null ? realModel : FlagshipScript.execution())
                 .toolbox(Toolbox.of(new StepsExample.SendWhatsApp(out)))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted step) {
@@ -233,51 +228,6 @@ public final class FlagshipDemo {
         return message.parts().stream()
                 .map(part -> part instanceof MessagePart.TextPart textPart ? textPart.text() : part.toString())
                 .collect(Collectors.joining(" "));
-    }
-
-    /** What a model would answer for the conversation: the task in the user's words, steps, preference. */
-    private static ScriptedChatModel scriptedExtraction() {
-        String request = "Research Bangkok attractions for the kids and send me the list on WhatsApp";
-        return ScriptedChatModel.builder()
-                .respond(ScriptedChatModel.toolCalls(
-                        ScriptedChatModel.call(
-                                "report_thinking",
-                                "{\"thinking\":\"One request with two actions (research, then send on WhatsApp):"
-                                        + " one task in the user's words, two steps. The preference changed from"
-                                        + " shade to indoor: write the merged preference.\"}"),
-                        ScriptedChatModel.call(
-                                "insert_task", "{\"after_task_order\":0,\"task_description\":\"" + request + "\"}")))
-                .respond(ScriptedChatModel.toolCalls(
-                        ScriptedChatModel.call(
-                                "set_task_steps",
-                                "{\"task_order\":1,\"steps\":[\"Research indoor Bangkok attractions for kids\","
-                                        + "\"Send the list on WhatsApp\"]}"),
-                        ScriptedChatModel.call(
-                                "set_task_user_preference",
-                                "{\"task_order\":1,\"user_preference\":\"Indoor places (it is 38 degrees);"
-                                        + " suitable for kids\"}"),
-                        ScriptedChatModel.call("finish", "{}")))
-                .build();
-    }
-
-    /** What a model executing the steps would stream: step 1, a WhatsApp tool call, step 2, a summary. */
-    private static ScriptedChatModel scriptedExecution() {
-        return ScriptedChatModel.builder()
-                .streamChunkSize(9)
-                .respond(new ChatResponse(
-                        "Indoor and kid-friendly: Sea Life Bangkok Ocean World, the Children's Discovery Museum,"
-                                + " KidZania Bangkok and the Bangkok Art and Culture Centre.\n"
-                                + CHECK + " STEP 1: Research indoor Bangkok attractions for kids\n"
-                                + "Sending the list on WhatsApp.\n",
-                        List.of(ScriptedChatModel.call(
-                                "send_whatsapp",
-                                "{\"to\":\"Hanan\",\"message\":\"Indoor Bangkok for the kids: Sea Life, Children's"
-                                        + " Discovery Museum, KidZania, BACC\"}")),
-                        FinishReason.TOOL_CALLS,
-                        new TokenUsage(420, 80)))
-                .respond(ScriptedChatModel.text(CHECK + " STEP 2: Send the list on WhatsApp\n"
-                        + "Done: four indoor attractions researched and sent to Hanan on WhatsApp."))
-                .build();
     }
 
     private static boolean isSet(String name) {
