@@ -14,7 +14,8 @@ import java.util.Map;
  * user-defined Taskfile task runs; a task board is printed at each stage.
  *
  * <p>It runs on the embedded default store, an H2 file under {@code .taskagent-demo/} of the working
- * directory, so the tasks persist between runs ({@code --reset} starts afresh). Without {@code OPENAI_API_KEY} or {@code OPENAI_BASE_URL} it
+ * directory, so the tasks persist between runs: a second run goes on with them instead of creating them
+ * again, and {@code --reset} starts afresh. Without {@code OPENAI_API_KEY} or {@code OPENAI_BASE_URL} it
  * uses a scripted model and says so; with either set it uses the real model for extraction and step
  * execution, and a failed model call ends the demo with one line that says what to do.
  */

@@ -34,6 +34,12 @@ import java.util.stream.Collectors;
  * One run of the flagship demo on an open store: the conversation, extraction, the claim, step execution,
  * the hand-over and a Taskfile task, with a task board after each stage that changed the session.
  *
+ * <p>The tasks persist between runs, so each stage first looks at what an earlier run left: a second run
+ * announces the tasks it finds, does not ask the agent to extract the same conversation again, and only
+ * finishes what an earlier run left undone (a run stopped by a failed model call resumes where it
+ * stopped). Every task a board shows was announced earlier in the same output, as created or as carried
+ * over.
+ *
  * <p>Not thread-safe: one run, on one thread.
  */
 final class FlagshipRun {
@@ -77,23 +83,30 @@ final class FlagshipRun {
      * @throws DemoFailure if a model call fails
      */
     Optional<Task> run() {
-        int earlier = store.listTasks(SESSION).size();
-        if (earlier > 0) {
-            out.println("  found " + earlier + " task(s) of earlier runs in session " + SESSION);
-        }
+        List<Task> earlier = store.listTasks(SESSION);
+        announceCarriedOver(earlier);
         showConversation();
-        Optional<Task> extracted = extract();
+        Optional<Task> extracted = extract(earlier);
         if (extracted.isEmpty()) {
             out.println("The model created no task from the conversation; nothing more to show.");
             return Optional.empty();
         }
         Task trip = work(withSteps(extracted.get()));
-        handOver();
+        handOver(followUpOf(earlier));
         runUserTask();
         stage("Done");
-        out.println("  The tasks stay in the H2 file; run the demo again to see them, or with --reset to start"
-                + " afresh.");
+        out.println("  The tasks stay in the H2 file: the next run goes on with them and creates none of them"
+                + " twice; --reset starts afresh.");
         return store.findTask(trip.id());
+    }
+
+    private void announceCarriedOver(List<Task> earlier) {
+        if (earlier.isEmpty()) {
+            return;
+        }
+        out.println("  session " + SESSION + " holds " + earlier.size() + " task(s) from an earlier run; this run"
+                + " goes on with them (--reset starts afresh):");
+        earlier.forEach(task -> announce("  carried over", task));
     }
 
     private void showConversation() {
@@ -101,8 +114,19 @@ final class FlagshipRun {
         CONVERSATION.forEach(message -> out.println("  " + message.role().label() + ": " + text(message)));
     }
 
-    private Optional<Task> extract() {
+    private Optional<Task> extract(List<Task> earlier) {
         stage("2. Extraction: the agent turns the conversation into a task");
+        Optional<Task> extractedEarlier = earlier.stream()
+                .filter(task -> !RESEARCHER.equals(task.createdBy()))
+                .findFirst();
+        if (extractedEarlier.isPresent()) {
+            out.println("  already extracted in an earlier run: task #"
+                    + extractedEarlier.get().id()
+                    + " holds this conversation's request, so the agent is not asked again (--reset starts"
+                    + " afresh)");
+            TaskBoard.print(out, "carried over from an earlier run", store, SESSION, AGENTS);
+            return extractedEarlier;
+        }
         TaskAgent agent = TaskAgent.builder()
                 .store(store)
                 .chatModel(realModel != null ? realModel : FlagshipScript.extraction())
@@ -117,6 +141,7 @@ final class FlagshipRun {
         if (run.error().isPresent()) {
             throw stopped(run.error().get());
         }
+        run.createdTasks().forEach(task -> announce("created", task));
         TaskBoard.print(out, "after extraction", store, SESSION, AGENTS);
         return run.createdTasks().stream().findFirst();
     }
@@ -131,20 +156,32 @@ final class FlagshipRun {
     }
 
     private Task withSteps(Task trip) {
-        if (trip.hasSteps()) {
+        if (trip.hasSteps() || trip.status() == TaskStatus.SUCCESS) {
             return trip;
         }
-        out.println("  (the model gave the task no steps; the host adds the two actions the user asked for)");
+        out.println("  (the model gave task #" + trip.id() + " no steps; the host adds the two actions the user"
+                + " asked for)");
         return TaskSteps.of(store).setSteps(trip.id(), STEPS);
     }
 
     private Task work(Task trip) {
         stage("3. The host queues the task for a worker; the worker signs up (signup_for_task)");
-        queue.update(TaskUpdate.of(trip.id())
-                .assignee(RESEARCHER)
-                .status(TaskStatus.PENDING)
-                .build());
-        printToolCall(queueTools, "signup_for_task", "{\"agent_name\":\"" + RESEARCHER + "\"}");
+        if (trip.status() == TaskStatus.SUCCESS) {
+            out.println("  skipped: task #" + trip.id() + " was claimed in an earlier run");
+            stage("4. The worker executes the steps; each ✓ STEP marker ticks the store live");
+            out.println("  skipped: task #" + trip.id() + " was done in an earlier run");
+            return trip;
+        }
+        if (trip.status() == TaskStatus.RUNNING && RESEARCHER.equals(trip.assignee())) {
+            out.println("  skipped: " + RESEARCHER + " claimed task #" + trip.id() + " in an earlier run and goes on"
+                    + " with it");
+        } else {
+            queue.update(TaskUpdate.of(trip.id())
+                    .assignee(RESEARCHER)
+                    .status(TaskStatus.PENDING)
+                    .build());
+            printToolCall(queueTools, "signup_for_task", "{\"agent_name\":\"" + RESEARCHER + "\"}");
+        }
         stage("4. The worker executes the steps; each ✓ STEP marker ticks the store live");
         StepRun stepRun;
         try {
@@ -174,19 +211,39 @@ final class FlagshipRun {
                 .build();
     }
 
-    private void handOver() {
+    private Optional<Task> followUpOf(List<Task> earlier) {
+        return earlier.stream()
+                .filter(task -> RESEARCHER.equals(task.createdBy()))
+                .findFirst()
+                .flatMap(task -> store.findTask(task.id()));
+    }
+
+    private void handOver(Optional<Task> earlierFollowUp) {
         stage("5. Hand-over: the researcher passes a follow-up to the concierge (move_task)");
-        Task followUp = queue.create(queue.newTask(FOLLOW_UP)
-                .assignee(RESEARCHER)
-                .createdBy(RESEARCHER)
-                .priority(1)
-                .build());
+        if (earlierFollowUp.isPresent()
+                && !RESEARCHER.equals(earlierFollowUp.get().assignee())) {
+            Task followUp = earlierFollowUp.get();
+            out.println("  skipped: the follow-up #" + followUp.id() + " went to " + followUp.assignee()
+                    + " in an earlier run");
+            return;
+        }
+        Task followUp = earlierFollowUp.orElseGet(this::createFollowUp);
         printToolCall(
                 queueTools,
                 "move_task",
                 "{\"task_id\":" + followUp.id() + ",\"current_agent\":\"" + RESEARCHER + "\",\"new_agent\":\""
                         + CONCIERGE + "\",\"comment\":\"List sent to Hanan. Please book Saturday morning tickets.\"}");
         TaskBoard.print(out, "after the hand-over", store, SESSION, AGENTS);
+    }
+
+    private Task createFollowUp() {
+        Task followUp = queue.create(queue.newTask(FOLLOW_UP)
+                .assignee(RESEARCHER)
+                .createdBy(RESEARCHER)
+                .priority(1)
+                .build());
+        announce("created", followUp);
+        return followUp;
     }
 
     private void runUserTask() {
@@ -198,6 +255,12 @@ final class FlagshipRun {
         } else {
             printToolCall(taskfileTools, "run_user_task", "{\"task_name\":\"greet\",\"args\":[\"Hanan\"]}");
         }
+    }
+
+    // The one format in which a task enters the output; the board may show a task only after this line.
+    private void announce(String how, Task task) {
+        out.println("  " + how + " #" + task.id() + " [" + task.status() + "]"
+                + (task.assignee() == null ? "" : " assigned to " + task.assignee()) + ": " + task.description());
     }
 
     private void printToolCall(Toolbox tools, String name, String arguments) {

@@ -1,8 +1,10 @@
 package dev.taskagent.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.taskagent.store.jdbc.JdbcTaskStore;
+import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.ByteArrayOutputStream;
@@ -35,10 +37,12 @@ class FlagshipDemoTest {
         assertThat(run.err()).isEmpty();
         assertThat(run.out())
                 .contains("model: scripted model (offline")
+                .contains("created #1 [pending]: " + TRIP)
                 .contains("[live] step 1 ticked")
                 .contains("[live] step 2 ticked")
                 .contains("[tool] send_whatsapp to Hanan")
                 .contains("claimed and set to working status")
+                .contains("created #2 [pending] assigned to researcher: " + FlagshipRun.FOLLOW_UP)
                 .contains("transferred from researcher to concierge")
                 .contains("queue of concierge: #2")
                 .contains("Hello, Hanan!");
@@ -56,11 +60,68 @@ class FlagshipDemoTest {
     }
 
     @Test
-    void theTasksPersistInTheH2FileBetweenRunsAndResetStartsAfresh() {
+    void aSecondRunWithoutResetCreatesNoTaskAgainAndSaysItGoesOnWithTheEarlierOnes() {
+        offline();
+        List<Task> afterFirstRun = tasks();
+
+        Run second = offline();
+
+        assertThat(second.status()).isZero();
+        assertThat(tasks())
+                .extracting(Task::id)
+                .isEqualTo(afterFirstRun.stream().map(Task::id).toList());
+        assertThat(DemoOutput.created(second.out())).isEmpty();
+        assertThat(second.out())
+                .contains("session family-trip holds 2 task(s) from an earlier run; this run goes on with them")
+                .contains("carried over #1 [success] assigned to researcher: " + TRIP)
+                .contains("carried over #2 [pending] assigned to concierge: " + FlagshipRun.FOLLOW_UP)
+                .contains("already extracted in an earlier run: task #1 holds this conversation's request")
+                .contains("skipped: task #1 was done in an earlier run")
+                .contains("skipped: the follow-up #2 went to concierge in an earlier run")
+                .contains("Hello, Hanan!")
+                .doesNotContain("signup_for_task {")
+                .doesNotContain("move_task {");
+        assertThat(DemoOutput.boards(second.out())).isEqualTo(1);
+    }
+
+    @Test
+    void everyTaskOnABoardWasAnnouncedEarlierInTheSameRunInTheFirstRunAndInTheSecond() {
+        Run first = offline();
+        Run second = offline();
+
+        assertThat(DemoOutput.boards(first.out())).isEqualTo(3);
+        assertThat(DemoOutput.tasksOnABoardBeforeTheirAnnouncement(first.out())).isEmpty();
+        assertThat(DemoOutput.boards(second.out())).isEqualTo(1);
+        assertThat(DemoOutput.tasksOnABoardBeforeTheirAnnouncement(second.out()))
+                .isEmpty();
+    }
+
+    @Test
+    void theBoardCheckCatchesATaskThatAppearsWithoutItsCreation() {
+        String output = """
+                  created #1 [pending]: Research
+                ┌─ Task board: after the hand-over (session family-trip)
+                │  #1 [success] assigned to researcher: Research
+                │  #2 [pending] assigned to concierge: Book tickets
+                │  queue of concierge: #2 pending "Book tickets"
+                └─
+                """;
+
+        assertThat(DemoOutput.tasksOnABoardBeforeTheirAnnouncement(output))
+                .containsExactly(
+                        "board 'after the hand-over (session family-trip)' shows #2, announced: [1]",
+                        "board 'after the hand-over (session family-trip)' shows #2, announced: [1]");
+    }
+
+    @Test
+    void resetStartsAfresh() {
         offline();
 
-        assertThat(offline().out()).contains("found 2 task(s) of earlier runs");
-        assertThat(offline("--reset").out()).doesNotContain("of earlier runs");
+        Run reset = offline("--reset");
+
+        assertThat(reset.status()).isZero();
+        assertThat(reset.out()).contains("created #1 [pending]: " + TRIP).doesNotContain("carried over");
+        assertThat(tasks()).hasSize(2);
     }
 
     @Test
@@ -135,6 +196,43 @@ class FlagshipDemoTest {
                 .startsWith("taskagent demo: the model configuration is invalid: baseUrl 'localhost:11434'")
                 .endsWith(OFFLINE_HINT));
         assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void aRunStoppedByAFailedModelCallDuringTheStepsResumesWhereItStoppedWithoutADuplicate() {
+        Task extractedEarlier = storeTaskAsAnEarlierExtractionLeftIt();
+        try (FailingModelServer server = FailingModelServer.answering(500, "The server had an error")) {
+            Run failed = run(Map.of("OPENAI_BASE_URL", server.baseUrl()), "--data", data.toString());
+
+            assertThat(failed.status()).isEqualTo(FlagshipDemo.EXIT_FAILED);
+            assertThat(failed.err().lines()).singleElement().satisfies(line -> assertThat(line)
+                    .startsWith("taskagent demo: the model call failed during step execution: The model service at "
+                            + server.baseUrl() + " failed (HTTP 500")
+                    .endsWith(OFFLINE_HINT));
+            assertThat(failed.out()).contains("Task #" + extractedEarlier.id() + " claimed and set to working status");
+        }
+
+        Run resumed = offline();
+
+        assertThat(resumed.status()).isZero();
+        assertThat(resumed.out())
+                .contains("carried over #" + extractedEarlier.id() + " [running] assigned to researcher: " + TRIP)
+                .contains("skipped: researcher claimed task #" + extractedEarlier.id()
+                        + " in an earlier run and goes on with it")
+                .contains("2 of 2 steps done; task marked success");
+        assertThat(DemoOutput.tasksOnABoardBeforeTheirAnnouncement(resumed.out()))
+                .isEmpty();
+        assertThat(tasks())
+                .extracting(Task::description, Task::status)
+                .containsExactly(tuple(TRIP, TaskStatus.SUCCESS), tuple(FlagshipRun.FOLLOW_UP, TaskStatus.PENDING));
+    }
+
+    private Task storeTaskAsAnEarlierExtractionLeftIt() {
+        try (JdbcTaskStore store = JdbcTaskStore.open(new DemoData(data).jdbcUrl())) {
+            return store.inTransaction(transaction -> transaction.appendTask(NewTask.builder(FlagshipDemo.SESSION, TRIP)
+                    .steps("- [ ] Research indoor Bangkok attractions for kids\n- [ ] Send the list on WhatsApp\n")
+                    .build()));
+        }
     }
 
     private List<Task> tasks() {
