@@ -2,8 +2,8 @@ package dev.taskagent.examples;
 
 /**
  * A failure the flagship demo explains in one line, what failed and what to do, and ends with exit code 1
- * without a stack trace: the model service could not be used. Anything else the demo does not catch, so
- * that a real problem keeps its stack trace.
+ * without a stack trace: the model service could not be used, or {@code --reset} refused a directory.
+ * Anything else the demo does not catch, so that a real problem keeps its stack trace.
  */
 final class DemoFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;

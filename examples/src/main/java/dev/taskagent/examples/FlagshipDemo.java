@@ -106,7 +106,7 @@ public final class FlagshipDemo {
         DemoData data = new DemoData(options.dataDirectory());
         out.println("taskagent flagship demo");
         if (options.reset()) {
-            data.delete();
+            out.println("  reset: " + data.reset(SESSION));
         }
         out.println("  store: H2 file database " + data.jdbcUrl() + " (persists between runs; --reset starts afresh)");
         if (realModel == null) {

@@ -8,8 +8,10 @@ import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -114,14 +116,58 @@ class FlagshipDemoTest {
     }
 
     @Test
-    void resetStartsAfresh() {
+    void resetSaysWhatItRemovedAndTheRunStartsAfresh() {
         offline();
 
         Run reset = offline("--reset");
 
         assertThat(reset.status()).isZero();
-        assertThat(reset.out()).contains("created #1 [pending]: " + TRIP).doesNotContain("carried over");
+        assertThat(reset.out())
+                .contains("  reset: removed " + data.toAbsolutePath() + " (1 file(s): tasks.mv.db, which held 2"
+                        + " task(s) of session family-trip)\n")
+                .contains("created #1 [pending]: " + TRIP)
+                .doesNotContain("carried over");
         assertThat(tasks()).hasSize(2);
+    }
+
+    @Test
+    void resetOfADirectoryThatDoesNotExistSaysThereIsNothingToRemove() {
+        Path missing = data.resolve("never-created");
+
+        Run reset = run(Map.of(), "--reset", "--data", missing.toString());
+
+        assertThat(reset.status()).isZero();
+        assertThat(reset.out()).contains("  reset: nothing to remove: " + missing + " does not exist\n");
+    }
+
+    @Test
+    void resetRemovesADatabaseTheDemoCannotOpenAndSaysItsTasksCouldNotBeCounted() throws IOException {
+        Files.writeString(data.resolve("tasks.mv.db"), "not an H2 database");
+
+        Run reset = offline("--reset");
+
+        assertThat(reset.status()).isZero();
+        assertThat(reset.out())
+                // Opening the damaged file to count its tasks leaves an H2 trace file, removed as well.
+                .contains("  reset: removed " + data.toAbsolutePath() + " (2 file(s): tasks.mv.db, tasks.trace.db,"
+                        + " whose tasks could not be counted: ")
+                .contains("created #1 [pending]: " + TRIP);
+    }
+
+    @Test
+    void resetRefusesADirectoryThatHoldsFilesTheDemoDidNotCreate() throws IOException {
+        offline();
+        Path notes = Files.writeString(data.resolve("notes.txt"), "mine");
+
+        Run reset = offline("--reset");
+
+        assertThat(reset.status()).isEqualTo(FlagshipDemo.EXIT_FAILED);
+        assertThat(reset.err())
+                .isEqualTo("taskagent demo: --reset did not remove " + data.toAbsolutePath() + ": it holds files the"
+                        + " demo did not create (notes.txt). Remove them yourself, or choose another directory with"
+                        + " --data DIR.\n");
+        assertThat(notes).hasContent("mine");
+        assertThat(data.resolve("tasks.mv.db")).exists();
     }
 
     @Test
