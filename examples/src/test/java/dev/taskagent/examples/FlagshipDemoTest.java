@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The flagship demo run in this JVM through {@link FlagshipDemo#run(String[], Map, PrintStream, PrintStream)},
- * on a temporary data directory and an environment given per test.
+ * on a temporary data directory and an environment given per test; {@code FlagshipDemoJarIT} runs the
+ * packaged jar.
  */
 class FlagshipDemoTest {
     private static final String TRIP = "Research Bangkok attractions for the kids and send me the list on WhatsApp";
