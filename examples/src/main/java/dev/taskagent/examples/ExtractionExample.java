@@ -1,16 +1,16 @@
 package dev.taskagent.examples;
 
-import static dev.taskagent.testkit.ScriptedChatModel.call;
-import static dev.taskagent.testkit.ScriptedChatModel.toolCalls;
+import static dev.taskagent.llm.ScriptedChatModel.call;
+import static dev.taskagent.llm.ScriptedChatModel.toolCalls;
 
 import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.extraction.ConversationMessage;
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.ChatModel;
+import dev.taskagent.llm.ScriptedChatModel;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.task.Task;
-import dev.taskagent.testkit.ScriptedChatModel;
 import java.io.PrintStream;
 import java.util.List;
 

@@ -2,8 +2,8 @@ package dev.taskagent.examples;
 
 import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.FinishReason;
+import dev.taskagent.llm.ScriptedChatModel;
 import dev.taskagent.llm.TokenUsage;
-import dev.taskagent.testkit.ScriptedChatModel;
 import java.util.List;
 
 /**

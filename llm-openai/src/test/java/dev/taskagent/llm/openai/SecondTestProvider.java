@@ -2,7 +2,7 @@ package dev.taskagent.llm.openai;
 
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatModelProvider;
-import dev.taskagent.testkit.ScriptedChatModel;
+import dev.taskagent.llm.ScriptedChatModel;
 
 /**
  * A second provider, registered only in {@code test-providers/} (not in {@code META-INF/services}) so

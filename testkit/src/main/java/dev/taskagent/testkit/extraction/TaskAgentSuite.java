@@ -1,8 +1,8 @@
 package dev.taskagent.testkit.extraction;
 
-import static dev.taskagent.testkit.ScriptedChatModel.call;
-import static dev.taskagent.testkit.ScriptedChatModel.text;
-import static dev.taskagent.testkit.ScriptedChatModel.toolCalls;
+import static dev.taskagent.llm.ScriptedChatModel.call;
+import static dev.taskagent.llm.ScriptedChatModel.text;
+import static dev.taskagent.llm.ScriptedChatModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.event.TaskEvent;
@@ -17,6 +17,7 @@ import dev.taskagent.llm.ChatMessage;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatModelException;
 import dev.taskagent.llm.ChatRequest;
+import dev.taskagent.llm.ScriptedChatModel;
 import dev.taskagent.llm.TokenUsage;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.llm.ToolResultMessage;
@@ -28,7 +29,6 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.testkit.MutableClock;
-import dev.taskagent.testkit.ScriptedChatModel;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

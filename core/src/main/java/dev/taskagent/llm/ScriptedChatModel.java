@@ -1,13 +1,5 @@
-package dev.taskagent.testkit;
+package dev.taskagent.llm;
 
-import dev.taskagent.llm.ChatModel;
-import dev.taskagent.llm.ChatModelException;
-import dev.taskagent.llm.ChatRequest;
-import dev.taskagent.llm.ChatResponse;
-import dev.taskagent.llm.FinishReason;
-import dev.taskagent.llm.TextDeltaListener;
-import dev.taskagent.llm.TokenUsage;
-import dev.taskagent.llm.ToolCall;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

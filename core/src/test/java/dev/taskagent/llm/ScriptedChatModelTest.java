@@ -1,18 +1,15 @@
-package dev.taskagent.testkit;
+package dev.taskagent.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.taskagent.llm.ChatModelException;
-import dev.taskagent.llm.ChatRequest;
-import dev.taskagent.llm.ChatResponse;
-import dev.taskagent.llm.FinishReason;
-import dev.taskagent.llm.TokenUsage;
-import dev.taskagent.llm.ToolCall;
-import dev.taskagent.llm.UserMessage;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -163,7 +160,7 @@ class ScriptedChatModelTest {
     }
 
     @Test
-    void concurrentCallsTakeDistinctSteps() {
+    void concurrentCallsTakeDistinctSteps() throws Exception {
         int threads = 8;
         int callsPerThread = 25;
         ScriptedChatModel.Builder builder = ScriptedChatModel.builder();
@@ -171,14 +168,25 @@ class ScriptedChatModelTest {
                 .forEach(step -> builder.respond(ScriptedChatModel.text("step " + step)));
         ScriptedChatModel model = builder.build();
 
-        List<List<String>> answers =
-                KitThreads.runTogether(threads, "scripted-model", Duration.ofSeconds(60), thread -> {
-                    List<String> mine = new ArrayList<>();
-                    for (int call = 0; call < callsPerThread; call++) {
-                        mine.add(model.chat(request("thread " + thread)).text());
-                    }
-                    return mine;
-                });
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<List<String>>> futures = new ArrayList<>();
+        for (int thread = 0; thread < threads; thread++) {
+            String name = "thread " + thread;
+            futures.add(pool.submit(() -> {
+                start.await(60, TimeUnit.SECONDS);
+                List<String> mine = new ArrayList<>();
+                for (int call = 0; call < callsPerThread; call++) {
+                    mine.add(model.chat(request(name)).text());
+                }
+                return mine;
+            }));
+        }
+        List<List<String>> answers = new ArrayList<>();
+        for (Future<List<String>> future : futures) {
+            answers.add(future.get(60, TimeUnit.SECONDS));
+        }
+        pool.shutdownNow();
 
         assertThat(answers.stream().flatMap(List::stream))
                 .containsExactlyInAnyOrderElementsOf(IntStream.range(0, threads * callsPerThread)
