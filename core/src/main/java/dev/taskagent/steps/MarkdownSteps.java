@@ -41,15 +41,11 @@ import java.util.Optional;
 public final class MarkdownSteps {
     private final String document;
     private final List<Step> steps;
-    /** Offset in {@link #document} of the character inside each step's box, by step index. */
-    private final int[] boxOffsets;
-
     private final int doneCount;
 
-    private MarkdownSteps(String document, List<Step> steps, int[] boxOffsets, int doneCount) {
+    private MarkdownSteps(String document, List<Step> steps, int doneCount) {
         this.document = document;
         this.steps = steps;
-        this.boxOffsets = boxOffsets;
         this.doneCount = doneCount;
     }
 
@@ -202,15 +198,11 @@ public final class MarkdownSteps {
         }
         // A StringBuilder keeps the document's compact (Latin-1) form where toCharArray() would widen it.
         StringBuilder updatedDocument = new StringBuilder(document);
-        updatedDocument.setCharAt(boxOffsets[number - 1], checked ? 'x' : ' ');
+        updatedDocument.setCharAt(step.boxOffset() + 1, checked ? 'x' : ' ');
         List<Step> updated = new ArrayList<>(steps);
         updated.set(number - 1, step.withChecked(checked));
-        // boxOffsets is never written after parsing, so the new instance can share it.
         return new MarkdownSteps(
-                updatedDocument.toString(),
-                Collections.unmodifiableList(updated),
-                boxOffsets,
-                doneCount + (checked ? 1 : -1));
+                updatedDocument.toString(), Collections.unmodifiableList(updated), doneCount + (checked ? 1 : -1));
     }
 
     /**
@@ -281,8 +273,8 @@ public final class MarkdownSteps {
         private final int length;
 
         private final List<Step> steps = new ArrayList<>();
-        private int[] boxes = new int[16];
         private int done;
+        private int lineNumber;
 
         /** The open fence's character, or 0 outside fenced code. */
         private char fenceChar;
@@ -309,6 +301,7 @@ public final class MarkdownSteps {
                 if (end < 0) {
                     end = length;
                 }
+                lineNumber++;
                 line(position, end);
                 if (end == length) {
                     break;
@@ -316,8 +309,7 @@ public final class MarkdownSteps {
                 position =
                         doc.charAt(end) == '\r' && end + 1 < length && doc.charAt(end + 1) == '\n' ? end + 2 : end + 1;
             }
-            return new MarkdownSteps(
-                    doc, Collections.unmodifiableList(steps), Arrays.copyOf(boxes, steps.size()), done);
+            return new MarkdownSteps(doc, Collections.unmodifiableList(steps), done);
         }
 
         /** Finds the end of a line that may end with CR, CRLF or LF. */
@@ -447,11 +439,7 @@ public final class MarkdownSteps {
                 return;
             }
             boolean checked = box != ' ';
-            if (steps.size() == boxes.length) {
-                boxes = Arrays.copyOf(boxes, boxes.length * 2);
-            }
-            boxes[steps.size()] = j + 1;
-            steps.add(new Step(steps.size() + 1, text, checked, depth));
+            steps.add(new Step(steps.size() + 1, text, checked, depth, lineNumber, j));
             if (checked) {
                 done++;
             }

@@ -23,8 +23,8 @@ class MarkdownStepsTest {
 
         assertThat(steps.steps())
                 .containsExactly(
-                        new Step(1, "Research family-friendly attractions in Bangkok for kids 5 & 3", false, 0),
-                        new Step(2, "Send the list to Hanan on WhatsApp", false, 0));
+                        new Step(1, "Research family-friendly attractions in Bangkok for kids 5 & 3", false, 0, 1, 2),
+                        new Step(2, "Send the list to Hanan on WhatsApp", false, 0, 2, 71));
         assertThat(steps.total()).isEqualTo(2);
         assertThat(steps.done()).isZero();
         assertThat(steps.progressLabel()).isEqualTo("Steps 0/2");
@@ -62,12 +62,12 @@ class MarkdownStepsTest {
 
         assertThat(MarkdownSteps.parse(document).steps())
                 .containsExactly(
-                        new Step(1, "Plan the trip", false, 0),
-                        new Step(2, "Pick dates", false, 1),
-                        new Step(3, "Ask Hanan about school holidays", true, 2),
-                        new Step(4, "Book flights", false, 1),
-                        new Step(5, "Pack", false, 0),
-                        new Step(6, "Sunscreen", false, 1));
+                        new Step(1, "Plan the trip", false, 0, 1, 2),
+                        new Step(2, "Pick dates", false, 1, 2, 24),
+                        new Step(3, "Ask Hanan about school holidays", true, 2, 3, 45),
+                        new Step(4, "Book flights", false, 1, 4, 85),
+                        new Step(5, "Pack", false, 0, 5, 105),
+                        new Step(6, "Sunscreen", false, 1, 6, 119));
     }
 
     @Test
@@ -184,6 +184,28 @@ class MarkdownStepsTest {
     @Test
     void readsLfCrlfAndLoneCrLineEndingsAndABom() {
         assertThat(texts("\uFEFF- [ ] a\r\n- [ ] b\r- [ ] c\n- [ ] d")).containsExactly("a", "b", "c", "d");
+    }
+
+    @Test
+    void aStepKnowsItsLineAndTheOffsetOfItsBoxWhateverTheLineEndings() {
+        String document = "\uFEFF# Trip\r\n- [ ] a\r\n\r  * [x] b\n\n1. [ ] c";
+
+        List<Step> steps = MarkdownSteps.parse(document).steps();
+
+        assertThat(steps).extracting(Step::line).containsExactly(2, 4, 6);
+        assertThat(steps).extracting(Step::boxOffset).containsExactly(11, 23, 33);
+        assertThat(steps).allSatisfy(step -> assertThat(document.charAt(step.boxOffset()))
+                .isEqualTo('['));
+    }
+
+    @Test
+    void aStepRefusesAPositionOutsideTheDocument() {
+        assertThatThrownBy(() -> new Step(1, "a", false, 0, 0, 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("line must be at least 1, was 0");
+        assertThatThrownBy(() -> new Step(1, "a", false, 0, 1, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("boxOffset must not be negative, was -1");
     }
 
     @Test

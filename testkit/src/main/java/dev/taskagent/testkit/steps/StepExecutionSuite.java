@@ -248,7 +248,7 @@ public abstract class StepExecutionSuite {
         StepRun run = executor(model).build().execute(task.id());
 
         assertThat(run.allStepsDone()).isFalse();
-        assertThat(run.uncheckedSteps()).containsExactly(new Step(2, SEND, false, 0));
+        assertThat(run.uncheckedSteps()).containsExactly(new Step(2, SEND, false, 0, 2, TRIP.indexOf("[ ] " + SEND)));
         assertThat(run.markedSuccess()).isFalse();
         assertThat(run.describe()).isEqualTo("1 of 2 steps done; not done: 2. " + SEND);
         Task after = reload(task);
