@@ -479,6 +479,33 @@ public abstract class StepExecutionSuite {
     }
 
     @Test
+    void aMarkerInACodeBlockOfTheAnswerTicksNothingUnlessAskedFor() {
+        String output = "The marker looks like this:\n```\n" + CHECK + " STEP 1: " + RESEARCH + "\n```\n";
+        Task defaultTask = newTask(TRIP);
+        Task countingTask = newTask(TRIP);
+
+        StepRun byDefault = executor(ScriptedChatModel.builder()
+                        .streamChunkSize(3)
+                        .respond(ScriptedChatModel.text(output))
+                        .build())
+                .build()
+                .execute(defaultTask.id());
+        StepRun counting = executor(ScriptedChatModel.builder()
+                        .streamChunkSize(3)
+                        .respond(ScriptedChatModel.text(output))
+                        .build())
+                .countMarkersInCodeBlocks()
+                .build()
+                .execute(countingTask.id());
+
+        assertThat(byDefault.completedSteps()).isEmpty();
+        assertThat(byDefault.warnings())
+                .containsExactly("Ignored the marker for step 1: it is inside a fenced code block, where markers are"
+                        + " quoted, not reported; write it on a line of its own outside code blocks");
+        assertThat(counting.completedSteps()).containsExactly(1);
+    }
+
+    @Test
     void setStepsKeepsTheDocumentByteForByteAndPublishesAnUpdate() {
         Task task = newTask(null);
         String document = "\uFEFFPlan \uD83C\uDDF9\uD83C\uDDED\r\n- [x] " + RESEARCH + "  \r\n- [ ] " + SEND;
