@@ -57,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * answer, up to {@link Builder#maxModelCalls(int)} model calls. A marker for a step that is already
  * checked changes nothing; a marker inside a fenced code block of the answer is ignored unless {@link
  * Builder#countMarkersInCodeBlocks()} says otherwise. Ignored markers are listed in {@link
- * StepRun#warnings()}.
+ * StepRun#warnings()}; the first of a run is logged at WARN, the others at DEBUG.
  *
  * <p><b>Status.</b> With {@link Builder#manageStatus(boolean)} on (the default), the executor sets the
  * task running when the run starts (unless it already is), and success when the run ends with every step
@@ -243,7 +243,7 @@ public final class StepExecutor {
                 }
             } catch (IllegalArgumentException e) {
                 // The document changed during the run and the step is gone: nothing to tick.
-                warn("Ignored the marker for step " + number + ": " + e.getMessage());
+                parser.ignore("Ignored the marker for step " + number + ": " + e.getMessage());
             }
         }
 

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each step is reported once; a repeated marker is ignored. A marker for step 0, for a step beyond
  * {@code stepCount}, or with more than 9 digits is ignored with a warning, kept in {@link #warnings()};
  * the parser never throws for anything in the stream. A stream that ends in the middle of a marker
- * reports nothing for it. Each ignored marker is logged at WARN.
+ * reports nothing for it. The first ignored marker of a parser is logged at WARN, the later ones at DEBUG,
+ * so that a confused model shows once per run in the logs, not once per line.
  *
  * <p><b>Code blocks.</b> By default a marker inside a fenced code block of the output is ignored: a
  * model that shows the marker format in an example, or quotes an earlier answer, has not finished a step.
@@ -104,6 +105,7 @@ public final class StepMarkerParser implements TextDeltaListener {
     private int matched;
     private int digits;
     private int number;
+    private int ignoredMarkers;
 
     // The fenced code block the output is in (its character, 0 outside one), and the fence-like run of
     // backticks or tildes at the start of the current line.
@@ -273,6 +275,16 @@ public final class StepMarkerParser implements TextDeltaListener {
      */
     public List<String> warnings() {
         return Collections.unmodifiableList(warnings);
+    }
+
+    /**
+     * Counts the markers ignored so far, with a warning each: also those beyond the {@value
+     * #MAX_WARNINGS_KEPT} that {@link #warnings()} keeps.
+     *
+     * @return the count
+     */
+    public int ignoredMarkerCount() {
+        return ignoredMarkers;
     }
 
     /** @return true when the parser accepts the lenient variants */
@@ -617,8 +629,19 @@ public final class StepMarkerParser implements TextDeltaListener {
         ignore("Ignored a step marker without the colon after its number; write it as '\u2713 STEP n: text'");
     }
 
-    private void ignore(String warning) {
-        LOG.warn(warning);
+    /**
+     * Records an ignored marker in {@link #warnings()} and logs it: the first of this parser at WARN, so that
+     * a run with a confused model shows once in the logs, and the later ones at DEBUG.
+     *
+     * @param warning what was ignored, and why
+     */
+    void ignore(String warning) {
+        ignoredMarkers++;
+        if (ignoredMarkers == 1) {
+            LOG.warn("{} (later ignored step markers of this run are logged at DEBUG)", warning);
+        } else {
+            LOG.debug(warning);
+        }
         if (warnings.size() < MAX_WARNINGS_KEPT) {
             warnings.add(warning);
         }

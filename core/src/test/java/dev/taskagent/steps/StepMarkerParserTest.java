@@ -2,6 +2,8 @@ package dev.taskagent.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -438,5 +440,28 @@ class StepMarkerParserTest {
 
             assertThat(chunked.markers).as("split at %d", split).containsExactly("1: caf\u00e9");
         }
+    }
+
+    @Test
+    void theFirstIgnoredMarkerIsLoggedAtWarnAndTheOthersAreOnlyKept() {
+        StepMarkerParser parser = strict(2);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try {
+            parseWhole(parser, (CHECK + " STEP 0: zero\n" + CHECK + " STEP 9: nine\n").repeat(75));
+        } finally {
+            System.setErr(originalErr);
+        }
+
+        String logged = log.toString(StandardCharsets.UTF_8);
+        assertThat(logged.lines().filter(line -> line.contains("WARN"))).hasSize(1);
+        assertThat(logged)
+                .contains("WARN")
+                .contains("Ignored the marker for step 0; steps are numbered 1..2 (later ignored step markers of"
+                        + " this run are logged at DEBUG)");
+        assertThat(parser.ignoredMarkerCount()).isEqualTo(150);
+        assertThat(parser.warnings()).hasSize(StepMarkerParser.MAX_WARNINGS_KEPT);
+        assertThat(parser.warnings().get(1)).isEqualTo("Ignored the marker for step 9; the task has 2 steps (1..2)");
     }
 }
