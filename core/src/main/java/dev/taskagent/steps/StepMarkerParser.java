@@ -640,7 +640,7 @@ public final class StepMarkerParser implements TextDeltaListener {
         if (ignoredMarkers == 1) {
             LOG.warn("{} (later ignored step markers of this run are logged at DEBUG)", warning);
         } else {
-            LOG.debug(warning);
+            LOG.debug("{}", warning);
         }
         if (warnings.size() < MAX_WARNINGS_KEPT) {
             warnings.add(warning);
