@@ -19,7 +19,7 @@ final class ExecutionPrompt {
             on with the next step:
             \u2713 STEP <number>: <the step's text>
             The number is the step's number in the list. Write each marker once, and only for a step you \
-            finished.
+            finished. Write it as plain text, never inside a code block: a marker in a code block does not count.
             4. Never skip a step and never merge two steps into one.
             5. If you are blocked on a step (information is missing, a tool failed), say in a sentence or two \
             why, without writing its marker, before you continue with the steps that do not depend on it.

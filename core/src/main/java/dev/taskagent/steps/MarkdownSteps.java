@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A task's steps: a Markdown document whose GitHub-flavoured task-list items are the steps.
@@ -16,16 +18,23 @@ import java.util.Optional;
  * }</pre>
  *
  * <p><b>What is a step.</b> A list item (bullet {@code -}, {@code *}, {@code +}, or ordered {@code 1.} /
- * {@code 1)} with 1 to 9 digits) followed by whitespace, then a box {@code [ ]} (unchecked), {@code [x]}
- * or {@code [X]} (checked), then whitespace and a description that is not blank. Nested items are steps
- * too. Steps are numbered 1..n in document order across all depths. Not steps: lines inside fenced code
- * blocks ({@code ```} or {@code ~~~}; a fence is closed only by a fence of the same character and at
- * least the same length, and an unclosed fence runs to the end of the document), lines inside HTML
- * comments (a comment starts a line and ends on the line that holds {@code -->}), block quotes, indented
- * code, and items whose box is malformed ({@code [-]}, {@code [  ]}, a tab inside the box) or that lack
- * the space after the bullet or after the box. The step's text is the rest of the item's first line;
- * the box must be on the same line as the list marker. Line endings may be LF, CRLF or CR; a leading
- * byte order mark is skipped.
+ * {@code 1)} with 1 to 9 digits) followed by a space or a tab, then, on the same line, a box {@code [ ]}
+ * (unchecked), {@code [x]} or {@code [X]} (checked), then whitespace (a space, a tab, a form feed or a
+ * vertical tab) and a description that is not blank. Nested items are steps too. Steps are numbered 1..n in
+ * document order across all depths. The step's text is the rest of the box's line, stripped.
+ *
+ * <p><b>What is not a step.</b> The document is read with the block structure of GitHub-flavoured Markdown,
+ * so a box that GitHub would show as text is no step: lines inside fenced code ({@code ```} or {@code
+ * ~~~}; closed only by a fence of the same character, at least as long, indented less than four columns;
+ * an unclosed fence runs to the end of its list item or block quote, else of the document), inside HTML
+ * blocks (comments, {@code <details>}, {@code <div>}, {@code <pre>} and the other block-level tags, a line
+ * of one complete tag) and indented code; the continuation lines of a paragraph (so {@code 2. [ ] x} right
+ * under a line of text is text: only an item numbered 1 may interrupt a paragraph); an item underlined
+ * into a heading by {@code ---} or {@code ===}. Not steps either, by choice: items inside block quotes
+ * (a quoted plan is not the task's), malformed boxes ({@code [-]}, {@code [  ]}, a tab inside the box),
+ * a box with a blank description, a missing space after the list marker or after the box, and a box on
+ * the line below its list marker. Line endings may be LF, CRLF or CR; a leading byte order mark is
+ * skipped.
  *
  * <p><b>Updating.</b> {@link #markDone(int)} and {@link #markUndone(int)} return a new instance whose
  * document differs from this one in exactly one character (the one inside the box); line endings, a
@@ -33,7 +42,7 @@ import java.util.Optional;
  * Marking a checked step done, or an unchecked step undone, returns this instance unchanged.
  *
  * <p><b>Cost.</b> Parsing is one pass over the document, linear in its length whatever the number of
- * steps, their length or their nesting. The parsed instance keeps the offset of every box, so updating a
+ * steps, their length or their nesting. Every {@link Step} knows the offset of its box, so updating a
  * step finds its character at once and costs one copy of the document.
  *
  * <p>Immutable and thread-safe.
@@ -41,15 +50,11 @@ import java.util.Optional;
 public final class MarkdownSteps {
     private final String document;
     private final List<Step> steps;
-    /** Offset in {@link #document} of the character inside each step's box, by step index. */
-    private final int[] boxOffsets;
-
     private final int doneCount;
 
-    private MarkdownSteps(String document, List<Step> steps, int[] boxOffsets, int doneCount) {
+    private MarkdownSteps(String document, List<Step> steps, int doneCount) {
         this.document = document;
         this.steps = steps;
-        this.boxOffsets = boxOffsets;
         this.doneCount = doneCount;
     }
 
@@ -202,15 +207,11 @@ public final class MarkdownSteps {
         }
         // A StringBuilder keeps the document's compact (Latin-1) form where toCharArray() would widen it.
         StringBuilder updatedDocument = new StringBuilder(document);
-        updatedDocument.setCharAt(boxOffsets[number - 1], checked ? 'x' : ' ');
+        updatedDocument.setCharAt(step.boxOffset() + 1, checked ? 'x' : ' ');
         List<Step> updated = new ArrayList<>(steps);
         updated.set(number - 1, step.withChecked(checked));
-        // boxOffsets is never written after parsing, so the new instance can share it.
         return new MarkdownSteps(
-                updatedDocument.toString(),
-                Collections.unmodifiableList(updated),
-                boxOffsets,
-                doneCount + (checked ? 1 : -1));
+                updatedDocument.toString(), Collections.unmodifiableList(updated), doneCount + (checked ? 1 : -1));
     }
 
     /**
@@ -272,29 +273,90 @@ public final class MarkdownSteps {
     }
 
     /**
-     * One pass over the document, line by line, with just enough of CommonMark's block structure to tell
-     * task-list items from look-alikes: fences, HTML comments, block quotes, indented code and the list
-     * nesting that gives each item its depth.
+     * One pass over the document, line by line, with the block structure of CommonMark as GitHub reads it:
+     * the containers (list items and block quotes) that a line continues, lazily continues or ends, and the
+     * leaf blocks (paragraphs, fenced and indented code, HTML blocks, headings, thematic breaks) that
+     * decide whether the first line of an item's first paragraph starts with a box. Positions within a line
+     * are tracked in columns, with tab stops of 4 and tabs that a container may consume in part, as the
+     * CommonMark specification counts them. Work per line is linear in the line's length, whatever the
+     * nesting: a blank line finds the containers it ends by a binary search over the open block quotes.
      */
     private static final class Parser {
+        private static final int CODE_INDENT = 4;
+
+        private static final byte ITEM = 0;
+        private static final byte QUOTE = 1;
+
+        private static final int NONE = 0;
+        private static final int PARAGRAPH = 1;
+        private static final int FENCED_CODE = 2;
+        private static final int INDENTED_CODE = 3;
+        private static final int HTML = 4;
+
+        /** HTML block type 1: raw text elements, ended by their closing tag. */
+        private static final String[] RAW_TEXT_TAGS = {"pre", "script", "style", "textarea"};
+
+        /** HTML block type 6: block-level tags, ended by a blank line. */
+        private static final Set<String> BLOCK_TAGS = Set.of(("address article aside base basefont blockquote body"
+                        + " caption center col colgroup dd details dialog dir div dl dt fieldset figcaption figure"
+                        + " footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link"
+                        + " main menu menuitem nav noframes ol optgroup option p param search section summary"
+                        + " table tbody td tfoot th thead title tr track ul")
+                .split(" "));
+
         private final String doc;
         private final int length;
 
         private final List<Step> steps = new ArrayList<>();
-        private int[] boxes = new int[16];
         private int done;
 
-        /** The open fence's character, or 0 outside fenced code. */
-        private char fenceChar;
+        // The line being read.
+        private int lineNumber;
+        private int lineEnd;
 
-        private int fenceLength;
-        private boolean inComment;
-        /** True when the previous line was paragraph text, which a more indented line continues. */
-        private boolean inParagraph;
-        /** Content columns of the open list items, outermost first; strictly increasing. */
-        private int[] itemColumns = new int[16];
+        // The position in the line: an index, and the column it stands for. When a container consumed part
+        // of a tab, the index stays on the tab and the column is within it.
+        private int index;
+        private int column;
+
+        // The first character from the position on that is neither a space nor a tab; -1 until found.
+        private int nextNonSpace;
+        private int nextNonSpaceColumn;
+        private int indent;
+        private boolean blank;
+
+        // The open containers, outermost first.
+        private byte[] kinds = new byte[8];
+        /** For a list item: the columns its content is indented by, from where its container's content starts. */
+        private int[] contentIndents = new int[8];
+        /** For a list item: whether it holds a block yet; an item without one ends at a blank line. */
+        private boolean[] hasChild = new boolean[8];
+        /** The line a container started on: a step's box is on its list marker's line. */
+        private int[] startLines = new int[8];
+
+        private int containers;
+        /** How many of the open containers the current line continues, or started. */
+        private int matched;
 
         private int openItems;
+        /** Where the open block quotes stand among the containers, in increasing order. */
+        private int[] quotes = new int[4];
+
+        private int openQuotes;
+
+        // The open leaf block: the last child of the innermost container.
+        private int leaf = NONE;
+        private boolean leafMatched;
+        private char fenceChar;
+        private int fenceLength;
+        private int htmlType;
+        /** True when the open paragraph is a step, whose first line a setext underline may still turn into a heading. */
+        private boolean paragraphIsStep;
+
+        // A failed look for a thematic break of one character on this line: the start and the first foreign
+        // character found, so that a line of many list markers is not scanned again and again.
+        private final int[] thematicScanStart = new int[3];
+        private final int[] thematicForeign = new int[3];
 
         Parser(String doc) {
             this.doc = doc;
@@ -309,6 +371,7 @@ public final class MarkdownSteps {
                 if (end < 0) {
                     end = length;
                 }
+                lineNumber++;
                 line(position, end);
                 if (end == length) {
                     break;
@@ -316,8 +379,7 @@ public final class MarkdownSteps {
                 position =
                         doc.charAt(end) == '\r' && end + 1 < length && doc.charAt(end + 1) == '\n' ? end + 2 : end + 1;
             }
-            return new MarkdownSteps(
-                    doc, Collections.unmodifiableList(steps), Arrays.copyOf(boxes, steps.size()), done);
+            return new MarkdownSteps(doc, Collections.unmodifiableList(steps), done);
         }
 
         /** Finds the end of a line that may end with CR, CRLF or LF. */
@@ -332,254 +394,636 @@ public final class MarkdownSteps {
         }
 
         private void line(int start, int end) {
-            if (fenceChar != 0) {
-                if (closesFence(start, end)) {
-                    fenceChar = 0;
-                }
+            lineEnd = end;
+            index = start;
+            column = 0;
+            nextNonSpace = -1;
+            leafMatched = false;
+            Arrays.fill(thematicScanStart, Integer.MAX_VALUE);
+            continueContainers();
+            if (matched == containers && leaf != NONE && continueLeaf()) {
                 return;
             }
-            if (inComment) {
-                if (contains(start, end, "-->")) {
-                    inComment = false;
+            startBlocks();
+        }
+
+        /** Walks the open containers and counts those the line continues, consuming their markers. */
+        private void continueContainers() {
+            matched = 0;
+            while (matched < containers) {
+                findNextNonSpace();
+                if (blank) {
+                    matched = containersContinuedByABlankRest(matched);
+                    return;
                 }
-                return;
-            }
-            int i = start;
-            int column = 0;
-            while (i < end) {
-                char c = doc.charAt(i);
-                if (c == ' ') {
-                    column++;
-                } else if (c == '\t') {
-                    column += 4 - column % 4;
+                if (kinds[matched] == QUOTE) {
+                    if (indent >= CODE_INDENT || doc.charAt(nextNonSpace) != '>') {
+                        return;
+                    }
+                    setNewColumn(columnAfterQuoteMarker());
                 } else {
-                    break;
+                    if (indent < contentIndents[matched]) {
+                        return;
+                    }
+                    setNewColumn(column + contentIndents[matched]);
                 }
-                i++;
-            }
-            if (i == end) {
-                inParagraph = false;
-                return;
-            }
-            int containing = itemsContaining(column);
-            int relativeIndent = column - (containing == 0 ? 0 : itemColumns[containing - 1]);
-            if (relativeIndent >= 4) {
-                // Paragraph continuation, or indented code inside the deepest item that contains it.
-                if (!inParagraph) {
-                    openItems = containing;
-                }
-                return;
-            }
-            block(i, end, column, containing);
-        }
-
-        private void block(int i, int end, int column, int containing) {
-            char c = doc.charAt(i);
-            if (c == '>'
-                    || opensFence(i, end)
-                    || opensComment(i, end)
-                    || isThematicBreak(i, end)
-                    || isHeading(i, end)) {
-                openItems = containing;
-                inParagraph = false;
-                return;
-            }
-            int markerEnd = listMarkerEnd(i, end);
-            if (markerEnd < 0) {
-                if (!inParagraph) {
-                    openItems = containing;
-                    inParagraph = true;
-                } // else: a lazy continuation line, which keeps the open items
-                return;
-            }
-            openItems = containing;
-            listItem(i, markerEnd, column, end);
-        }
-
-        private void listItem(int markerStart, int markerEnd, int markerColumn, int end) {
-            while (true) {
-                int afterMarker = markerColumn + (markerEnd - markerStart);
-                int j = markerEnd;
-                int column = afterMarker;
-                while (j < end && isSpaceOrTab(doc.charAt(j))) {
-                    column = doc.charAt(j) == '\t' ? column + 4 - column % 4 : column + 1;
-                    j++;
-                }
-                if (j == end) {
-                    pushItem(afterMarker + 1); // an empty item
-                    inParagraph = false;
-                    return;
-                }
-                boolean codeContent = column - afterMarker > 4;
-                pushItem(codeContent ? afterMarker + 1 : column);
-                inParagraph = !codeContent;
-                if (codeContent) {
-                    return;
-                }
-                if (doc.charAt(j) == '>' || opensFence(j, end) || opensComment(j, end)) {
-                    inParagraph = false;
-                    return;
-                }
-                int nestedMarkerEnd = isThematicBreak(j, end) ? -1 : listMarkerEnd(j, end);
-                if (nestedMarkerEnd < 0) {
-                    taskItem(j, end, openItems - 1);
-                    return;
-                }
-                markerStart = j; // a list item that starts with another list item: "- - [ ] step"
-                markerEnd = nestedMarkerEnd;
-                markerColumn = column;
+                matched++;
             }
         }
 
-        private void taskItem(int j, int end, int depth) {
-            if (j + 3 >= end || doc.charAt(j) != '[' || doc.charAt(j + 2) != ']') {
-                return;
-            }
-            char box = doc.charAt(j + 1);
-            if (box != ' ' && box != 'x' && box != 'X') {
-                return;
-            }
-            if (!isSpaceOrTab(doc.charAt(j + 3))) {
-                return;
-            }
-            String text = doc.substring(j + 4, end).strip();
-            if (text.isEmpty()) {
-                return;
-            }
-            boolean checked = box != ' ';
-            if (steps.size() == boxes.length) {
-                boxes = Arrays.copyOf(boxes, boxes.length * 2);
-            }
-            boxes[steps.size()] = j + 1;
-            steps.add(new Step(steps.size() + 1, text, checked, depth));
-            if (checked) {
-                done++;
-            }
-        }
-
-        /** Returns how many open items contain a line indented to this column (binary search). */
-        private int itemsContaining(int column) {
+        /**
+         * A blank rest of a line continues the list items that hold a block and ends the first block quote;
+         * an item without a block yet ends too (a list item can begin with at most one blank line).
+         */
+        private int containersContinuedByABlankRest(int from) {
+            int continued = containers;
             int low = 0;
-            int high = openItems;
+            int high = openQuotes;
             while (low < high) {
                 int middle = (low + high) >>> 1;
-                if (itemColumns[middle] <= column) {
+                if (quotes[middle] < from) {
                     low = middle + 1;
                 } else {
                     high = middle;
                 }
             }
-            return low;
-        }
-
-        private void pushItem(int contentColumn) {
-            if (openItems == itemColumns.length) {
-                itemColumns = Arrays.copyOf(itemColumns, itemColumns.length * 2);
+            if (low < openQuotes) {
+                continued = quotes[low];
+            } else if (!hasChild[containers - 1]) {
+                continued = containers - 1; // the innermost container is an item, and it is empty
             }
-            itemColumns[openItems++] = contentColumn;
+            return continued;
         }
 
-        /** Returns the index after a list marker and the whitespace or line end that must follow it, or -1. */
-        private int listMarkerEnd(int i, int end) {
-            char c = doc.charAt(i);
-            int after;
-            if (c == '-' || c == '*' || c == '+') {
-                after = i + 1;
-            } else {
-                int j = i;
-                while (j < end && j - i < 10 && isDigit(doc.charAt(j))) {
-                    j++;
+        /**
+         * Continues the open leaf block with a line whose containers all continue.
+         *
+         * @return true when the line belongs to the leaf (a line of code or HTML, a closing fence)
+         */
+        private boolean continueLeaf() {
+            findNextNonSpace();
+            switch (leaf) {
+                case FENCED_CODE -> {
+                    if (indent < CODE_INDENT && !blank && closesFence()) {
+                        leaf = NONE;
+                    }
+                    return true;
                 }
-                int digits = j - i;
-                if (digits < 1 || digits > 9 || j == end || (doc.charAt(j) != '.' && doc.charAt(j) != ')')) {
-                    return -1;
+                case INDENTED_CODE -> {
+                    return indent >= CODE_INDENT || blank;
                 }
-                after = j + 1;
+                case HTML -> {
+                    if (blank && htmlType >= 6) {
+                        return false;
+                    }
+                    if (endsHtmlBlock(index)) {
+                        leaf = NONE;
+                    }
+                    return true;
+                }
+                default -> {
+                    leafMatched = !blank; // a paragraph; block starts may still interrupt it
+                    return false;
+                }
             }
-            return after == end || isSpaceOrTab(doc.charAt(after)) ? after : -1;
         }
 
-        private boolean opensFence(int i, int end) {
-            char c = doc.charAt(i);
-            if (c != '`' && c != '~') {
+        /** Opens the containers and the leaf that start on this line, or continues the open paragraph. */
+        private void startBlocks() {
+            boolean startedNewBlock = false;
+            boolean paragraphMatched = leafMatched;
+            while (true) {
+                findNextNonSpace();
+                if (blank) {
+                    break;
+                }
+                char c = doc.charAt(nextNonSpace);
+                if (indent >= CODE_INDENT) {
+                    if (leaf == PARAGRAPH) {
+                        break; // indented code cannot interrupt a paragraph
+                    }
+                    openLeaf(INDENTED_CODE);
+                    return;
+                }
+                if (isAsciiLetter(c)) {
+                    break; // no block starts with a letter
+                }
+                if (c == '>') {
+                    closeUnmatched();
+                    int afterMarker = columnAfterQuoteMarker();
+                    push(QUOTE, 0);
+                    setNewColumn(afterMarker);
+                } else if (c == '#' && isAtxHeading()) {
+                    openLeaf(NONE);
+                    return;
+                } else if (paragraphMatched && isSetextUnderline()) {
+                    turnParagraphIntoHeading();
+                    return;
+                } else if ((c == '`' || c == '~') && opensFence()) {
+                    return;
+                } else if (c == '<' && opensHtmlBlock(paragraphMatched || leaf == PARAGRAPH)) {
+                    return;
+                } else if ((c == '-' || c == '*' || c == '_') && isThematicBreak()) {
+                    openLeaf(NONE);
+                    return;
+                } else {
+                    int contentColumn = listItemContentColumn(paragraphMatched);
+                    if (contentColumn < 0) {
+                        break;
+                    }
+                    closeUnmatched();
+                    push(ITEM, contentColumn - column);
+                    setNewColumn(contentColumn);
+                }
+                startedNewBlock = true;
+                paragraphMatched = false;
+            }
+            if (!startedNewBlock && !blank && leaf == PARAGRAPH) {
+                return; // the paragraph goes on, lazily when not all its containers continue
+            }
+            closeUnmatched();
+            if (!blank) {
+                openParagraph();
+            }
+        }
+
+        private void openParagraph() {
+            int item = containers - 1;
+            boolean startsAnItem = item >= 0
+                    && kinds[item] == ITEM
+                    && !hasChild[item]
+                    && startLines[item] == lineNumber
+                    && openQuotes == 0;
+            openLeaf(PARAGRAPH);
+            paragraphIsStep = startsAnItem && readStep(nextNonSpace);
+        }
+
+        /**
+         * Reads a step from the first line of an item's first paragraph: a box, whitespace, a description.
+         *
+         * @return true when the line holds a step
+         */
+        private boolean readStep(int box) {
+            if (box + 3 >= lineEnd || doc.charAt(box) != '[' || doc.charAt(box + 2) != ']') {
                 return false;
             }
-            int j = i;
-            while (j < end && doc.charAt(j) == c) {
+            char state = doc.charAt(box + 1);
+            if ((state != ' ' && state != 'x' && state != 'X') || !isWhitespace(doc.charAt(box + 3))) {
+                return false;
+            }
+            String text = doc.substring(box + 4, lineEnd).strip();
+            if (text.isEmpty()) {
+                return false;
+            }
+            boolean checked = state != ' ';
+            steps.add(new Step(steps.size() + 1, text, checked, openItems - 1, lineNumber, box));
+            if (checked) {
+                done++;
+            }
+            return true;
+        }
+
+        /** A setext underline makes the paragraph above it a heading: a step it held is no step after all. */
+        private void turnParagraphIntoHeading() {
+            if (paragraphIsStep) {
+                Step step = steps.remove(steps.size() - 1);
+                if (step.checked()) {
+                    done--;
+                }
+            }
+            leaf = NONE;
+            paragraphIsStep = false;
+        }
+
+        /** Closes the containers the line does not continue, and the open leaf. */
+        private void closeUnmatched() {
+            while (containers > matched) {
+                containers--;
+                if (kinds[containers] == ITEM) {
+                    openItems--;
+                } else {
+                    openQuotes--;
+                }
+            }
+            leaf = NONE;
+            paragraphIsStep = false;
+        }
+
+        private void openLeaf(int kind) {
+            closeUnmatched();
+            if (containers > 0) {
+                hasChild[containers - 1] = true;
+            }
+            leaf = kind;
+        }
+
+        private void push(byte kind, int contentIndent) {
+            if (containers == kinds.length) {
+                kinds = Arrays.copyOf(kinds, containers * 2);
+                contentIndents = Arrays.copyOf(contentIndents, containers * 2);
+                hasChild = Arrays.copyOf(hasChild, containers * 2);
+                startLines = Arrays.copyOf(startLines, containers * 2);
+            }
+            if (containers > 0) {
+                hasChild[containers - 1] = true;
+            }
+            kinds[containers] = kind;
+            contentIndents[containers] = contentIndent;
+            hasChild[containers] = false;
+            startLines[containers] = lineNumber;
+            if (kind == ITEM) {
+                openItems++;
+            } else {
+                if (openQuotes == quotes.length) {
+                    quotes = Arrays.copyOf(quotes, openQuotes * 2);
+                }
+                quotes[openQuotes++] = containers;
+            }
+            containers++;
+            matched = containers;
+        }
+
+        // Positions, as CommonMark's reference implementations track them.
+
+        private void findNextNonSpace() {
+            if (nextNonSpace < index) {
+                int i = index;
+                int columns = column;
+                while (i < lineEnd) {
+                    char c = doc.charAt(i);
+                    if (c == ' ') {
+                        columns++;
+                    } else if (c == '\t') {
+                        columns += 4 - columns % 4;
+                    } else {
+                        break;
+                    }
+                    i++;
+                }
+                nextNonSpace = i;
+                nextNonSpaceColumn = columns;
+                blank = i == lineEnd;
+            }
+            indent = nextNonSpaceColumn - column;
+        }
+
+        private void setNewColumn(int newColumn) {
+            if (newColumn >= nextNonSpaceColumn) {
+                index = nextNonSpace;
+                column = nextNonSpaceColumn;
+            }
+            while (column < newColumn && index != lineEnd) {
+                column = doc.charAt(index) == '\t' ? column + 4 - column % 4 : column + 1;
+                index++;
+            }
+            if (column > newColumn) {
+                index--; // a tab, consumed in part
+                column = newColumn;
+            }
+        }
+
+        /** After {@code >}, a space or (part of) a tab belongs to the marker. */
+        private int columnAfterQuoteMarker() {
+            int after = nextNonSpaceColumn + 1;
+            return nextNonSpace + 1 < lineEnd && isSpaceOrTab(doc.charAt(nextNonSpace + 1)) ? after + 1 : after;
+        }
+
+        // Block starts. Each looks at the line from nextNonSpace, indented less than 4 columns.
+
+        private boolean isAtxHeading() {
+            int j = nextNonSpace;
+            while (j < lineEnd && doc.charAt(j) == '#') {
                 j++;
             }
-            int run = j - i;
-            if (run < 3) {
+            int level = j - nextNonSpace;
+            return level <= 6 && (j == lineEnd || isSpaceOrTab(doc.charAt(j)));
+        }
+
+        private boolean isSetextUnderline() {
+            char c = doc.charAt(nextNonSpace);
+            if (c != '=' && c != '-') {
                 return false;
             }
-            if (c == '`') {
-                for (int k = j; k < end; k++) {
-                    if (doc.charAt(k) == '`') {
-                        return false; // inline code, not a fence
+            int j = nextNonSpace;
+            while (j < lineEnd && doc.charAt(j) == c) {
+                j++;
+            }
+            while (j < lineEnd && isSpaceOrTab(doc.charAt(j))) {
+                j++;
+            }
+            return j == lineEnd;
+        }
+
+        /** Opens a fence of three or more backticks (with no backtick after them) or tildes. */
+        private boolean opensFence() {
+            int backticks = 0;
+            int tildes = 0;
+            int j = nextNonSpace;
+            for (; j < lineEnd; j++) {
+                char c = doc.charAt(j);
+                if (c == '`') {
+                    backticks++;
+                } else if (c == '~') {
+                    tildes++;
+                } else {
+                    break;
+                }
+            }
+            boolean backtickFence = backticks >= 3 && tildes == 0;
+            if (!(backtickFence || (tildes >= 3 && backticks == 0))) {
+                return false;
+            }
+            for (int k = j; backtickFence && k < lineEnd; k++) {
+                if (doc.charAt(k) == '`') {
+                    return false; // inline code, not a fence
+                }
+            }
+            openLeaf(FENCED_CODE);
+            fenceChar = backtickFence ? '`' : '~';
+            fenceLength = backtickFence ? backticks : tildes;
+            return true;
+        }
+
+        /** A closing fence: the fence's character, at least as many times, then only spaces and tabs. */
+        private boolean closesFence() {
+            int j = nextNonSpace;
+            while (j < lineEnd && doc.charAt(j) == fenceChar) {
+                j++;
+            }
+            if (j - nextNonSpace < fenceLength) {
+                return false;
+            }
+            while (j < lineEnd && isSpaceOrTab(doc.charAt(j))) {
+                j++;
+            }
+            return j == lineEnd;
+        }
+
+        /**
+         * Opens an HTML block of one of CommonMark's seven kinds, the last of which (a line of one complete
+         * tag of any name) cannot interrupt a paragraph.
+         */
+        private boolean opensHtmlBlock(boolean paragraphOpen) {
+            int type = htmlBlockType(nextNonSpace, paragraphOpen);
+            if (type == 0) {
+                return false;
+            }
+            openLeaf(HTML);
+            htmlType = type;
+            if (endsHtmlBlock(index)) {
+                leaf = NONE;
+            }
+            return true;
+        }
+
+        private int htmlBlockType(int at, boolean paragraphOpen) {
+            int nameStart = at + 1;
+            if (nameStart >= lineEnd) {
+                return 0;
+            }
+            char first = doc.charAt(nameStart);
+            if (first == '!') {
+                if (doc.startsWith("--", at + 2)) {
+                    return 2;
+                }
+                if (at + 2 < lineEnd && doc.charAt(at + 2) >= 'A' && doc.charAt(at + 2) <= 'Z') {
+                    return 4;
+                }
+                return doc.startsWith("[CDATA[", at + 2) ? 5 : 0;
+            }
+            if (first == '?') {
+                return 3;
+            }
+            boolean closing = first == '/';
+            int nameEnd = closing ? nameStart + 1 : nameStart;
+            while (nameEnd < lineEnd && isAsciiLetterOrDigit(doc.charAt(nameEnd))) {
+                nameEnd++;
+            }
+            String name =
+                    doc.substring(closing ? nameStart + 1 : nameStart, nameEnd).toLowerCase(Locale.ROOT);
+            if (!closing
+                    && isRawTextTag(name)
+                    && (nameEnd == lineEnd || doc.charAt(nameEnd) == '>' || isWhitespace(doc.charAt(nameEnd)))) {
+                return 1;
+            }
+            if (BLOCK_TAGS.contains(name)
+                    && (nameEnd == lineEnd
+                            || doc.charAt(nameEnd) == '>'
+                            || doc.startsWith("/>", nameEnd)
+                            || isWhitespace(doc.charAt(nameEnd)))) {
+                return 6;
+            }
+            return !paragraphOpen && isCompleteTagLine(at) ? 7 : 0;
+        }
+
+        private static boolean isRawTextTag(String name) {
+            for (String tag : RAW_TEXT_TAGS) {
+                if (tag.equals(name)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Tells whether the line holds, from {@code at}, one complete open or closing tag and then only whitespace. */
+        private boolean isCompleteTagLine(int at) {
+            int j;
+            if (doc.charAt(at + 1) == '/') {
+                j = tagName(at + 2);
+                if (j < 0) {
+                    return false;
+                }
+                j = skipWhitespace(j);
+            } else {
+                j = tagName(at + 1);
+                if (j < 0) {
+                    return false;
+                }
+                while (true) {
+                    int name = skipWhitespace(j);
+                    int afterName = name > j ? attributeName(name) : -1;
+                    if (afterName < 0) {
+                        break;
+                    }
+                    int afterValue = attributeValueSpecification(afterName);
+                    j = afterValue < 0 ? afterName : afterValue;
+                }
+                j = skipWhitespace(j);
+                if (j < lineEnd && doc.charAt(j) == '/') {
+                    j++;
+                }
+            }
+            if (j >= lineEnd || doc.charAt(j) != '>') {
+                return false;
+            }
+            return skipWhitespace(j + 1) == lineEnd;
+        }
+
+        private int tagName(int from) {
+            if (from >= lineEnd || !isAsciiLetter(doc.charAt(from))) {
+                return -1;
+            }
+            int j = from + 1;
+            while (j < lineEnd && (isAsciiLetterOrDigit(doc.charAt(j)) || doc.charAt(j) == '-')) {
+                j++;
+            }
+            return j;
+        }
+
+        private int attributeName(int from) {
+            char c = from < lineEnd ? doc.charAt(from) : 0;
+            if (!(isAsciiLetter(c) || c == '_' || c == ':')) {
+                return -1;
+            }
+            int j = from + 1;
+            while (j < lineEnd) {
+                char d = doc.charAt(j);
+                if (!(isAsciiLetterOrDigit(d) || d == ':' || d == '.' || d == '_' || d == '-')) {
+                    break;
+                }
+                j++;
+            }
+            return j;
+        }
+
+        /** Reads {@code = value} after an attribute's name, with optional whitespace around the {@code =}. */
+        private int attributeValueSpecification(int from) {
+            int j = skipWhitespace(from);
+            if (j >= lineEnd || doc.charAt(j) != '=') {
+                return -1;
+            }
+            j = skipWhitespace(j + 1);
+            if (j >= lineEnd) {
+                return -1;
+            }
+            char quote = doc.charAt(j);
+            if (quote == '"' || quote == '\'') {
+                int close = doc.indexOf(quote, j + 1);
+                return close < 0 || close >= lineEnd ? -1 : close + 1;
+            }
+            int start = j;
+            while (j < lineEnd && "\"'=<>`".indexOf(doc.charAt(j)) < 0 && doc.charAt(j) > ' ') {
+                j++;
+            }
+            return j > start ? j : -1;
+        }
+
+        private int skipWhitespace(int from) {
+            int j = from;
+            while (j < lineEnd && isWhitespace(doc.charAt(j))) {
+                j++;
+            }
+            return j;
+        }
+
+        /** Tells whether the line, from {@code from}, holds the end condition of the open HTML block. */
+        private boolean endsHtmlBlock(int from) {
+            return switch (htmlType) {
+                case 1 -> closesRawText(from);
+                case 2 -> contains(from, "-->");
+                case 3 -> contains(from, "?>");
+                case 4 -> contains(from, ">");
+                case 5 -> contains(from, "]]>");
+                default -> false; // types 6 and 7 end at a blank line
+            };
+        }
+
+        private boolean closesRawText(int from) {
+            for (int i = from; i + 2 < lineEnd; i++) {
+                if (doc.charAt(i) == '<' && doc.charAt(i + 1) == '/') {
+                    for (String tag : RAW_TEXT_TAGS) {
+                        int end = i + 2 + tag.length();
+                        if (end < lineEnd
+                                && doc.regionMatches(true, i + 2, tag, 0, tag.length())
+                                && doc.charAt(end) == '>') {
+                            return true;
+                        }
                     }
                 }
             }
-            fenceChar = c;
-            fenceLength = run;
-            return true;
+            return false;
         }
 
-        private boolean closesFence(int start, int end) {
-            int i = start;
-            while (i < end && isSpaceOrTab(doc.charAt(i))) {
-                i++;
-            }
-            int j = i;
-            while (j < end && doc.charAt(j) == fenceChar) {
-                j++;
-            }
-            if (j - i < fenceLength) {
-                return false;
-            }
-            while (j < end && isSpaceOrTab(doc.charAt(j))) {
-                j++;
-            }
-            return j == end;
-        }
-
-        private boolean opensComment(int i, int end) {
-            if (end - i < 4 || !doc.startsWith("<!--", i)) {
-                return false;
-            }
-            // "<!-->" and "<!--->" close themselves, as in CommonMark; so search from the first dash.
-            inComment = !contains(i + 2, end, "-->");
-            return true;
-        }
-
-        private boolean isThematicBreak(int i, int end) {
-            char c = doc.charAt(i);
-            if (c != '-' && c != '*' && c != '_') {
+        /**
+         * A thematic break: three or more of one of {@code - * _}, with only spaces and tabs between them. A
+         * failed look is remembered, so that a line of many list markers costs one scan, not one per marker.
+         */
+        private boolean isThematicBreak() {
+            char c = doc.charAt(nextNonSpace);
+            int slot = c == '-' ? 0 : c == '*' ? 1 : 2;
+            if (nextNonSpace >= thematicScanStart[slot] && nextNonSpace < thematicForeign[slot]) {
                 return false;
             }
             int count = 0;
-            for (int j = i; j < end; j++) {
+            int j = nextNonSpace;
+            for (; j < lineEnd; j++) {
                 char d = doc.charAt(j);
                 if (d == c) {
                     count++;
                 } else if (!isSpaceOrTab(d)) {
-                    return false;
+                    break;
                 }
             }
-            return count >= 3;
+            if (j == lineEnd && count >= 3) {
+                return true;
+            }
+            thematicScanStart[slot] = nextNonSpace;
+            thematicForeign[slot] = j == lineEnd ? Integer.MAX_VALUE : j;
+            return false;
         }
 
-        private boolean isHeading(int i, int end) {
-            int j = i;
-            while (j < end && doc.charAt(j) == '#') {
+        /**
+         * Reads a list marker: {@code -}, {@code +}, {@code *}, or 1 to 9 digits and {@code .} or {@code )},
+         * followed by a space, a tab or the end of the line.
+         *
+         * @param paragraphMatched true when the line could continue a paragraph, which only an item that is
+         *     not empty and, when ordered, numbered 1 may interrupt
+         * @return the column where the item's content starts, or -1 when there is no list item here
+         */
+        private int listItemContentColumn(boolean paragraphMatched) {
+            int at = nextNonSpace;
+            char c = doc.charAt(at);
+            int afterMarker;
+            boolean numberedOtherThanOne = false;
+            if (c == '-' || c == '+' || c == '*') {
+                afterMarker = at + 1;
+            } else {
+                int j = at;
+                int number = 0;
+                while (j < lineEnd && j - at < 10 && isDigit(doc.charAt(j))) {
+                    number = number * 10 + doc.charAt(j) - '0';
+                    j++;
+                }
+                int digits = j - at;
+                if (digits < 1 || digits > 9 || j == lineEnd || (doc.charAt(j) != '.' && doc.charAt(j) != ')')) {
+                    return -1;
+                }
+                afterMarker = j + 1;
+                numberedOtherThanOne = number != 1;
+            }
+            if (afterMarker < lineEnd && !isSpaceOrTab(doc.charAt(afterMarker))) {
+                return -1;
+            }
+            int columnAfterMarker = nextNonSpaceColumn + (afterMarker - at);
+            int contentColumn = columnAfterMarker;
+            int j = afterMarker;
+            while (j < lineEnd && isSpaceOrTab(doc.charAt(j))) {
+                contentColumn = doc.charAt(j) == '\t' ? contentColumn + 4 - contentColumn % 4 : contentColumn + 1;
                 j++;
             }
-            int level = j - i;
-            return level >= 1 && level <= 6 && (j == end || isSpaceOrTab(doc.charAt(j)));
+            boolean hasContent = j < lineEnd;
+            if (paragraphMatched && (numberedOtherThanOne || !hasContent)) {
+                return -1;
+            }
+            if (!hasContent || contentColumn - columnAfterMarker > CODE_INDENT) {
+                contentColumn = columnAfterMarker + 1; // an empty item, or one that starts with indented code
+            }
+            return contentColumn;
         }
 
-        /** Searches only within [from, end), so that scanning stays linear in the document. */
-        private boolean contains(int from, int end, String needle) {
-            int last = end - needle.length();
+        /** Searches only within the line, so that scanning stays linear in the document. */
+        private boolean contains(int from, String needle) {
+            int last = lineEnd - needle.length();
             char first = needle.charAt(0);
             for (int i = from; i <= last; i++) {
                 if (doc.charAt(i) == first && doc.startsWith(needle, i)) {
@@ -593,8 +1037,21 @@ public final class MarkdownSteps {
             return c == ' ' || c == '\t';
         }
 
+        /** Whitespace as GitHub-flavoured Markdown defines it, line endings aside: space, tab, vertical tab, form feed. */
+        private static boolean isWhitespace(char c) {
+            return c == ' ' || c == '\t' || c == '\u000B' || c == '\f';
+        }
+
         private static boolean isDigit(char c) {
             return c >= '0' && c <= '9';
+        }
+
+        private static boolean isAsciiLetter(char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        }
+
+        private static boolean isAsciiLetterOrDigit(char c) {
+            return isAsciiLetter(c) || isDigit(c);
         }
     }
 }

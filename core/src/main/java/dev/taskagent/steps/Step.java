@@ -15,8 +15,13 @@ import java.util.Objects;
  * @param checked true when the box is ticked ({@code [x]} or {@code [X]})
  * @param depth how deeply the item is nested in lists: 0 for a top-level item, 1 for an item inside
  *     another list item, and so on
+ * @param line the 1-based number of the document's line that holds the box, as editors show it; LF, CRLF
+ *     and a lone CR each end a line
+ * @param boxOffset the 0-based offset in the document, in {@code char}s (UTF-16 code units, as {@link
+ *     String#charAt(int)} counts them, a byte order mark included), of the box's {@code [}; the box's
+ *     state is the character after it
  */
-public record Step(int number, String text, boolean checked, int depth) {
+public record Step(int number, String text, boolean checked, int depth, int line, int boxOffset) {
 
     /** Checks the invariants. */
     public Step {
@@ -30,6 +35,12 @@ public record Step(int number, String text, boolean checked, int depth) {
         if (depth < 0) {
             throw new IllegalArgumentException("depth must not be negative, was " + depth);
         }
+        if (line < 1) {
+            throw new IllegalArgumentException("line must be at least 1, was " + line);
+        }
+        if (boxOffset < 0) {
+            throw new IllegalArgumentException("boxOffset must not be negative, was " + boxOffset);
+        }
     }
 
     /**
@@ -39,6 +50,6 @@ public record Step(int number, String text, boolean checked, int depth) {
      * @return the step, ticked or not
      */
     Step withChecked(boolean value) {
-        return value == checked ? this : new Step(number, text, value, depth);
+        return value == checked ? this : new Step(number, text, value, depth, line, boxOffset);
     }
 }

@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * goes to the listeners right after it committed, while the model is still writing. When the model calls
  * tools, the executor runs them (outside any transaction), hands the results back and streams the next
  * answer, up to {@link Builder#maxModelCalls(int)} model calls. A marker for a step that is already
- * checked changes nothing.
+ * checked changes nothing; a marker inside a fenced code block of the answer is ignored unless {@link
+ * Builder#countMarkersInCodeBlocks()} says otherwise. Ignored markers are listed in {@link
+ * StepRun#warnings()}; the first of a run is logged at WARN, the others at DEBUG.
  *
  * <p><b>Status.</b> With {@link Builder#manageStatus(boolean)} on (the default), the executor sets the
  * task running when the run starts (unless it already is), and success when the run ends with every step
@@ -88,6 +90,7 @@ public final class StepExecutor {
     private final ChatOptions chatOptions;
     private final int maxModelCalls;
     private final boolean lenientMarkers;
+    private final boolean countMarkersInCodeBlocks;
     private final boolean manageStatus;
 
     private StepExecutor(Builder builder) {
@@ -99,6 +102,7 @@ public final class StepExecutor {
         chatOptions = builder.chatOptions;
         maxModelCalls = builder.maxModelCalls;
         lenientMarkers = builder.lenientMarkers;
+        countMarkersInCodeBlocks = builder.countMarkersInCodeBlocks;
         manageStatus = builder.manageStatus;
     }
 
@@ -188,9 +192,12 @@ public final class StepExecutor {
         Execution(Task task, MarkdownSteps steps) {
             taskId = task.id();
             lastTick = new TaskSteps.Tick(task, steps, false);
-            parser = StepMarkerParser.builder(steps.total(), (number, text) -> tick(number))
-                    .lenient(lenientMarkers)
-                    .build();
+            StepMarkerParser.Builder markers = StepMarkerParser.builder(steps.total(), (number, text) -> tick(number))
+                    .lenient(lenientMarkers);
+            if (countMarkersInCodeBlocks) {
+                markers.countMarkersInCodeBlocks();
+            }
+            parser = markers.build();
         }
 
         void converse(Task task, MarkdownSteps steps) {
@@ -236,7 +243,7 @@ public final class StepExecutor {
                 }
             } catch (IllegalArgumentException e) {
                 // The document changed during the run and the step is gone: nothing to tick.
-                warn("Ignored the marker for step " + number + ": " + e.getMessage());
+                parser.ignore("Ignored the marker for step " + number + ": " + e.getMessage());
             }
         }
 
@@ -284,6 +291,7 @@ public final class StepExecutor {
         private ChatOptions chatOptions = ChatOptions.defaults();
         private int maxModelCalls = DEFAULT_MAX_MODEL_CALLS;
         private boolean lenientMarkers;
+        private boolean countMarkersInCodeBlocks;
         private boolean manageStatus = true;
 
         private Builder() {}
@@ -392,6 +400,19 @@ public final class StepExecutor {
          */
         public Builder lenientMarkers(boolean value) {
             lenientMarkers = value;
+            return this;
+        }
+
+        /**
+         * Counts markers inside fenced code blocks of the model's answers too. By default they are ignored
+         * (with a warning in {@link StepRun#warnings()} for a marker that would have ticked a step), so that
+         * a model quoting the marker format in an example does not tick a step it has not done; see {@link
+         * StepMarkerParser}. Use this for a model that writes its whole answer in a code block.
+         *
+         * @return this builder
+         */
+        public Builder countMarkersInCodeBlocks() {
+            countMarkersInCodeBlocks = true;
             return this;
         }
 

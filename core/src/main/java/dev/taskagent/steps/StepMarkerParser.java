@@ -28,9 +28,19 @@ import org.slf4j.LoggerFactory;
  * STEP 1"} followed by {@code "2: x"} is step 12.
  *
  * <p>Each step is reported once; a repeated marker is ignored. A marker for step 0, for a step beyond
- * {@code stepCount}, or with more than 9 digits is ignored with a warning (logged, and kept in {@link
- * #warnings()}); the parser never throws for anything in the stream. A stream that ends in the middle of
- * a marker reports nothing for it.
+ * {@code stepCount}, or with more than 9 digits is ignored with a warning, kept in {@link #warnings()};
+ * the parser never throws for anything in the stream. A stream that ends in the middle of a marker
+ * reports nothing for it. The first ignored marker of a parser is logged at WARN, the later ones at DEBUG,
+ * so that a confused model shows once per run in the logs, not once per line.
+ *
+ * <p><b>Code blocks.</b> By default a marker inside a fenced code block of the output is ignored: a
+ * model that shows the marker format in an example, or quotes an earlier answer, has not finished a step.
+ * A line that starts (after any spaces or tabs) with three or more backticks or tildes opens a block (for
+ * backticks, only when no backtick follows on the line); a line of at least as many of the same
+ * character, with nothing but spaces and tabs after them, closes it; a block still open when a stream
+ * ends closes with it. An ignored marker that would have ticked a step gets a warning. {@link
+ * Builder#countMarkersInCodeBlocks()} counts markers in code blocks too. Fences are followed across chunk
+ * boundaries like markers.
  *
  * <p>The lenient mode (off by default) also accepts the check marks {@code ✔} and {@code ✅} (with or
  * without the emoji variation selector), spaces and tabs before the check mark, any spacing between the
@@ -73,10 +83,16 @@ public final class StepMarkerParser implements TextDeltaListener {
     private static final int AFTER_WORD = 9;
     private static final int BOLD_CLOSE = 10;
     private static final int COLON = 11;
+    // Fence lines, followed only while markers in code blocks are ignored.
+    private static final int LEADING = 12;
+    private static final int FENCE_RUN = 13;
+    private static final int FENCE_INFO = 14;
+    private static final int FENCE_TAIL = 15;
 
     private final int stepCount;
     private final StepMarkerListener listener;
     private final boolean lenient;
+    private final boolean fenceAware;
     private final Charset charset;
     private final boolean asciiTransparent;
 
@@ -89,6 +105,14 @@ public final class StepMarkerParser implements TextDeltaListener {
     private int matched;
     private int digits;
     private int number;
+    private int ignoredMarkers;
+
+    // The fenced code block the output is in (its character, 0 outside one), and the fence-like run of
+    // backticks or tildes at the start of the current line.
+    private char openFenceChar;
+    private int openFenceLength;
+    private char runChar;
+    private int runLength;
 
     private CharsetDecoder decoder;
     private ByteBuffer bytes;
@@ -99,6 +123,7 @@ public final class StepMarkerParser implements TextDeltaListener {
         stepCount = builder.stepCount;
         listener = builder.listener;
         lenient = builder.lenient;
+        fenceAware = !builder.countMarkersInCodeBlocks;
         charset = builder.charset;
         asciiTransparent = charset.equals(StandardCharsets.UTF_8)
                 || charset.equals(StandardCharsets.US_ASCII)
@@ -224,6 +249,7 @@ public final class StepMarkerParser implements TextDeltaListener {
             decoder.reset();
         }
         endLine();
+        openFenceChar = 0; // each stream is an answer of its own; a fence left open ends with it
     }
 
     /** @return the steps reported so far, in the order their markers arrived */
@@ -251,9 +277,24 @@ public final class StepMarkerParser implements TextDeltaListener {
         return Collections.unmodifiableList(warnings);
     }
 
+    /**
+     * Counts the markers ignored so far, with a warning each: also those beyond the {@value
+     * #MAX_WARNINGS_KEPT} that {@link #warnings()} keeps.
+     *
+     * @return the count
+     */
+    public int ignoredMarkerCount() {
+        return ignoredMarkers;
+    }
+
     /** @return true when the parser accepts the lenient variants */
     public boolean isLenient() {
         return lenient;
+    }
+
+    /** @return true when markers inside fenced code blocks count, false when they are ignored (the default) */
+    public boolean countsMarkersInCodeBlocks() {
+        return !fenceAware;
     }
 
     private void acceptString(String chunk) {
@@ -355,6 +396,18 @@ public final class StepMarkerParser implements TextDeltaListener {
                 }
             }
             case BOLD_CLOSE -> state = c == '*' ? COLON : SKIP;
+            case LEADING -> afterLeadingBlanks(c);
+            case FENCE_RUN -> fenceRun(c);
+            case FENCE_INFO -> {
+                if (c == '`') {
+                    state = SKIP; // a backtick after the opening run: inline code, not a fence
+                }
+            }
+            case FENCE_TAIL -> {
+                if (c != ' ' && c != '\t' && c != '\r') {
+                    state = SKIP;
+                }
+            }
             case COLON -> {
                 if (c == ':') {
                     startText();
@@ -368,20 +421,80 @@ public final class StepMarkerParser implements TextDeltaListener {
     }
 
     private void lineStart(char c) {
-        if (!lenient) {
-            if (c == '\u2713') {
-                state = PREFIX;
-                matched = 1;
-            } else {
-                state = SKIP;
-            }
-        } else if (c == '*') {
+        if (c == ' ' || c == '\t') {
+            state = fenceAware || lenient ? LEADING : SKIP;
+        } else if (fenceAware && (c == '`' || c == '~')) {
+            startFenceRun(c);
+        } else if (lenient) {
+            lenientMarkerStart(c);
+        } else if (c == '\u2713') {
+            state = PREFIX;
+            matched = 1;
+        } else {
+            state = SKIP;
+        }
+    }
+
+    /** After spaces and tabs at the start of a line: a fence (at any indentation), or a lenient marker. */
+    private void afterLeadingBlanks(char c) {
+        if (c == ' ' || c == '\t') {
+            return;
+        }
+        if (fenceAware && (c == '`' || c == '~')) {
+            startFenceRun(c);
+        } else if (lenient) {
+            lenientMarkerStart(c);
+        } else {
+            state = SKIP;
+        }
+    }
+
+    private void lenientMarkerStart(char c) {
+        if (c == '*') {
             state = BOLD_OPEN;
         } else if (isCheckMark(c)) {
             state = AFTER_CHECK;
-        } else if (c != ' ' && c != '\t') {
+        } else {
             state = SKIP;
         }
+    }
+
+    private void startFenceRun(char c) {
+        state = FENCE_RUN;
+        runChar = c;
+        runLength = 1;
+    }
+
+    /**
+     * Reads the run of backticks or tildes a line starts with. Three or more open a code block, unless a
+     * backtick follows a run of backticks on the same line, or the run is followed right away by the other
+     * fence character; inside a code block, a run of its character at least as long, with nothing but
+     * spaces and tabs after it, closes the block.
+     */
+    private void fenceRun(char c) {
+        if (c == runChar) {
+            if (runLength < Integer.MAX_VALUE) {
+                runLength++;
+            }
+        } else if (runLength < 3 || c == '`' || c == '~') {
+            state = SKIP;
+        } else if (openFenceChar != 0) {
+            state = closesFence() && (c == ' ' || c == '\t' || c == '\r') ? FENCE_TAIL : SKIP;
+        } else if (runChar == '`') {
+            state = FENCE_INFO;
+        } else {
+            openFence();
+            state = SKIP; // the rest of the line is the info string
+        }
+    }
+
+    private boolean closesFence() {
+        return runChar == openFenceChar && runLength >= openFenceLength;
+    }
+
+    private void openFence() {
+        openFenceChar = runChar;
+        openFenceLength = runLength;
     }
 
     private static boolean isCheckMark(char c) {
@@ -442,21 +555,35 @@ public final class StepMarkerParser implements TextDeltaListener {
     private void endLine() {
         int ended = state;
         state = LINE_START;
-        if (ended == TEXT) {
-            complete();
-        } else if ((ended == DIGITS && digits > 0) || ended == BOLD_CLOSE || ended == COLON) {
-            warnNoColon();
+        switch (ended) {
+            case TEXT -> complete();
+            case FENCE_RUN -> {
+                if (runLength >= 3 && openFenceChar == 0) {
+                    openFence();
+                } else if (runLength >= 3 && closesFence()) {
+                    openFenceChar = 0;
+                }
+            }
+            case FENCE_INFO -> openFence();
+            case FENCE_TAIL -> openFenceChar = 0;
+            default -> {
+                if ((ended == DIGITS && digits > 0) || ended == BOLD_CLOSE || ended == COLON) {
+                    warnNoColon();
+                }
+            }
         }
     }
 
     private void complete() {
         String markerText = markerText();
-        if (digits > MAX_DIGITS) {
-            warn("Ignored a step marker whose number has " + digits + " digits; steps are numbered 1.." + stepCount);
+        if (openFenceChar != 0) {
+            ignoreInCodeBlock();
+        } else if (digits > MAX_DIGITS) {
+            ignore("Ignored a step marker whose number has " + digits + " digits; steps are numbered 1.." + stepCount);
         } else if (number == 0) {
-            warn("Ignored the marker for step 0; steps are numbered 1.." + stepCount);
+            ignore("Ignored the marker for step 0; steps are numbered 1.." + stepCount);
         } else if (number > stepCount) {
-            warn("Ignored the marker for step " + number + "; the task has " + stepCount + " step"
+            ignore("Ignored the marker for step " + number + "; the task has " + stepCount + " step"
                     + (stepCount == 1 ? "" : "s") + " (1.." + stepCount + ")");
         } else if (reported.get(number)) {
             LOG.debug("Step {} was already reported; its repeated marker is ignored", number);
@@ -481,12 +608,40 @@ public final class StepMarkerParser implements TextDeltaListener {
         return result;
     }
 
-    private void warnNoColon() {
-        warn("Ignored a step marker without the colon after its number; write it as '\u2713 STEP n: text'");
+    /**
+     * A marker inside a fenced code block is quoted, not reported. Only a marker that would have ticked a
+     * step gets a warning: it may be the model's own marker, written in the wrong place.
+     */
+    private void ignoreInCodeBlock() {
+        if (digits <= MAX_DIGITS && number >= 1 && number <= stepCount && !reported.get(number)) {
+            ignore("Ignored the marker for step " + number + ": it is inside a fenced code block, where markers"
+                    + " are quoted, not reported; write it on a line of its own outside code blocks");
+        } else {
+            LOG.debug("Ignored a step marker inside a fenced code block");
+        }
     }
 
-    private void warn(String warning) {
-        LOG.warn(warning);
+    private void warnNoColon() {
+        if (openFenceChar != 0) {
+            LOG.debug("Ignored a step marker without its colon inside a fenced code block");
+            return;
+        }
+        ignore("Ignored a step marker without the colon after its number; write it as '\u2713 STEP n: text'");
+    }
+
+    /**
+     * Records an ignored marker in {@link #warnings()} and logs it: the first of this parser at WARN, so that
+     * a run with a confused model shows once in the logs, and the later ones at DEBUG.
+     *
+     * @param warning what was ignored, and why
+     */
+    void ignore(String warning) {
+        ignoredMarkers++;
+        if (ignoredMarkers == 1) {
+            LOG.warn("{} (later ignored step markers of this run are logged at DEBUG)", warning);
+        } else {
+            LOG.debug("{}", warning);
+        }
         if (warnings.size() < MAX_WARNINGS_KEPT) {
             warnings.add(warning);
         }
@@ -600,6 +755,7 @@ public final class StepMarkerParser implements TextDeltaListener {
         private final int stepCount;
         private final StepMarkerListener listener;
         private boolean lenient;
+        private boolean countMarkersInCodeBlocks;
         private Charset charset = StandardCharsets.UTF_8;
 
         private Builder(int stepCount, StepMarkerListener listener) {
@@ -618,6 +774,19 @@ public final class StepMarkerParser implements TextDeltaListener {
          */
         public Builder lenient(boolean value) {
             lenient = value;
+            return this;
+        }
+
+        /**
+         * Counts markers inside fenced code blocks too. By default they are ignored, with a warning for a
+         * marker that would have ticked a step: a model that shows the marker format in an example, or
+         * quotes an earlier answer, has not finished a step. Use this for a model that puts its whole
+         * answer in a code block.
+         *
+         * @return this builder
+         */
+        public Builder countMarkersInCodeBlocks() {
+            countMarkersInCodeBlocks = true;
             return this;
         }
 

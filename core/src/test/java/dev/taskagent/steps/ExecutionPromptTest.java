@@ -61,7 +61,8 @@ class ExecutionPromptTest {
                 .contains("on a line of its own")
                 .contains("Never skip a step")
                 .contains("blocked")
-                .contains("summarise the result");
+                .contains("summarise the result")
+                .contains("never inside a code block");
     }
 
     @Test

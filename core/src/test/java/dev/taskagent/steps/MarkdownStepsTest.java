@@ -23,8 +23,8 @@ class MarkdownStepsTest {
 
         assertThat(steps.steps())
                 .containsExactly(
-                        new Step(1, "Research family-friendly attractions in Bangkok for kids 5 & 3", false, 0),
-                        new Step(2, "Send the list to Hanan on WhatsApp", false, 0));
+                        new Step(1, "Research family-friendly attractions in Bangkok for kids 5 & 3", false, 0, 1, 2),
+                        new Step(2, "Send the list to Hanan on WhatsApp", false, 0, 2, 71));
         assertThat(steps.total()).isEqualTo(2);
         assertThat(steps.done()).isZero();
         assertThat(steps.progressLabel()).isEqualTo("Steps 0/2");
@@ -62,12 +62,12 @@ class MarkdownStepsTest {
 
         assertThat(MarkdownSteps.parse(document).steps())
                 .containsExactly(
-                        new Step(1, "Plan the trip", false, 0),
-                        new Step(2, "Pick dates", false, 1),
-                        new Step(3, "Ask Hanan about school holidays", true, 2),
-                        new Step(4, "Book flights", false, 1),
-                        new Step(5, "Pack", false, 0),
-                        new Step(6, "Sunscreen", false, 1));
+                        new Step(1, "Plan the trip", false, 0, 1, 2),
+                        new Step(2, "Pick dates", false, 1, 2, 24),
+                        new Step(3, "Ask Hanan about school holidays", true, 2, 3, 45),
+                        new Step(4, "Book flights", false, 1, 4, 85),
+                        new Step(5, "Pack", false, 0, 5, 105),
+                        new Step(6, "Sunscreen", false, 1, 6, 119));
     }
 
     @Test
@@ -108,6 +108,129 @@ class MarkdownStepsTest {
     @Test
     void aFenceOpenedInsideAListItemHidesItsLines() {
         assertThat(texts("- ```\n  - [ ] in code\n  ```\n- [ ] real\n")).containsExactly("real");
+    }
+
+    @Test
+    void aFenceOpenedInsideAListItemEndsWithTheItem() {
+        String document = "- Example:\n  ```markdown\n  - [ ] quoted in the code\n- [ ] Research\n"
+                + "- ~~~~\n  - [ ] quoted again\n- [ ] Send the list\n";
+
+        assertThat(texts(document)).containsExactly("Research", "Send the list");
+    }
+
+    @Test
+    void aFenceOpenedInsideANestedItemEndsWithThatItemOnly() {
+        String document = "- [ ] Plan\n  - ```\n    - [ ] quoted\n  - [ ] Pick dates\n";
+
+        assertThat(MarkdownSteps.parse(document).steps())
+                .extracting(Step::text, Step::depth)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("Plan", 0),
+                        org.assertj.core.groups.Tuple.tuple("Pick dates", 1));
+    }
+
+    @Test
+    void anHtmlCommentOpenedInsideAListItemEndsWithTheItem() {
+        String document = "- [ ] Research <!-- not a comment: inline -->\n- <!-- draft\n  - [ ] hidden\n"
+                + "- [ ] Send the list\n";
+
+        assertThat(texts(document)).containsExactly("Research <!-- not a comment: inline -->", "Send the list");
+    }
+
+    @Test
+    void linesInsideHtmlBlocksAreNotSteps() {
+        String document = "<details>\n<summary>Old plan</summary>\n- [ ] in details\n</details>\n\n"
+                + "<div class=\"note\">\n- [ ] in a div\n\n"
+                + "<pre>\n- [ ] in pre\n\n- [ ] still in pre, blank lines and all\n</pre>\n"
+                + "<custom-card data-id='7'>\n- [ ] in a line of one tag\n\n"
+                + "<?php\n- [ ] in a processing instruction\n?>\n"
+                + "<![CDATA[\n- [ ] in CDATA\n]]>\n"
+                + "- [ ] Research\n";
+
+        assertThat(texts(document)).containsExactly("Research");
+    }
+
+    @Test
+    void aBlankLineEndsABlockLevelHtmlBlockButNotARawOne() {
+        assertThat(texts("<div>\n- [ ] hidden\n\n- [ ] after the blank line\n"))
+                .containsExactly("after the blank line");
+        assertThat(texts("<script>\n\n- [ ] hidden\n</script> - [ ] still the script's line\n- [ ] after\n"))
+                .containsExactly("after");
+    }
+
+    @Test
+    void anHtmlBlockInsideAListItemEndsWithTheItem() {
+        assertThat(texts("- <div>\n  - [ ] hidden\n- [ ] Send the list\n")).containsExactly("Send the list");
+    }
+
+    @Test
+    void aTagAloneOnALineCannotInterruptAParagraphButABlockTagCan() {
+        assertThat(texts("Intro\n<span>\n- [ ] a step: the span was text\n"))
+                .containsExactly("a step: the span was text");
+        assertThat(texts("Intro\n<div>\n- [ ] hidden in the div\n")).isEmpty();
+    }
+
+    @Test
+    void anOrderedItemNumberedOtherThanOneCannotInterruptAParagraph() {
+        assertThat(texts("Intro\n2. [ ] continues the paragraph\n")).isEmpty();
+        assertThat(texts("Intro\n1. [ ] interrupts it\n")).containsExactly("interrupts it");
+        assertThat(texts("Intro\n\n2. [ ] after a blank line\n")).containsExactly("after a blank line");
+        assertThat(texts("- [ ] a\n2. [ ] a new list, not the paragraph of a\n"))
+                .containsExactly("a", "a new list, not the paragraph of a");
+    }
+
+    @Test
+    void aClosingFenceIndentedFourColumnsOrMoreDoesNotCloseTheFence() {
+        String document = "```\n    ```\n- [ ] still in the code\n   ```\n- [ ] after the fence\n";
+
+        assertThat(texts(document)).containsExactly("after the fence");
+        assertThat(texts("- ```\n      ```\n  - [ ] still in the item's code\n"))
+                .isEmpty();
+    }
+
+    @Test
+    void anEmptyListItemFollowedByABlankLineEnds() {
+        assertThat(MarkdownSteps.parse("-\n\n  - [ ] top level\n").steps())
+                .extracting(Step::depth)
+                .containsExactly(0);
+        assertThat(MarkdownSteps.parse("-\n  - [ ] nested\n").steps())
+                .extracting(Step::depth)
+                .containsExactly(1);
+    }
+
+    @Test
+    void aFormFeedOrAVerticalTabAfterTheBoxCountsAsWhitespace() {
+        assertThat(texts("- [ ]\fafter a form feed\n- [x]\u000Bafter a vertical tab\n"))
+                .containsExactly("after a form feed", "after a vertical tab");
+    }
+
+    @Test
+    void aStepUnderlinedIntoAHeadingIsNotAStep() {
+        assertThat(texts("- [ ] a heading\n  ---\n- [x] another\n  ===\n- [ ] Research\n"))
+                .containsExactly("Research");
+        assertThat(MarkdownSteps.parse("- [x] a heading\n  ---\n").done()).isZero();
+    }
+
+    @Test
+    void theBoxMustBeOnTheLineOfItsListMarker() {
+        assertThat(texts("-\n  [ ] below the marker\n")).isEmpty();
+    }
+
+    @Test
+    void aCheckedBoxIsAStepEvenWhereTheDocumentDefinesTheLinkLabelX() {
+        assertThat(texts("- [x] Research\n\n[x]: https://example.com\n")).containsExactly("Research");
+    }
+
+    @Test
+    void markDoneKeepsEveryByteOfTheConstructsAroundTheStep() {
+        String document =
+                "<details>\r\n- [ ] hidden\r\n</details>\r\n\r\n- ```\r\n  - [ ] quoted\r\n" + "- [ ]\fResearch\r\n";
+
+        MarkdownSteps ticked = MarkdownSteps.parse(document).markDone(1);
+
+        assertThat(ticked.document()).isEqualTo(document.replace("- [ ]\fResearch", "- [x]\fResearch"));
+        assertThat(ticked.steps())
+                .isEqualTo(MarkdownSteps.parse(ticked.document()).steps());
     }
 
     @Test
@@ -184,6 +307,28 @@ class MarkdownStepsTest {
     @Test
     void readsLfCrlfAndLoneCrLineEndingsAndABom() {
         assertThat(texts("\uFEFF- [ ] a\r\n- [ ] b\r- [ ] c\n- [ ] d")).containsExactly("a", "b", "c", "d");
+    }
+
+    @Test
+    void aStepKnowsItsLineAndTheOffsetOfItsBoxWhateverTheLineEndings() {
+        String document = "\uFEFF# Trip\r\n- [ ] a\r\n\r  * [x] b\n\n1. [ ] c";
+
+        List<Step> steps = MarkdownSteps.parse(document).steps();
+
+        assertThat(steps).extracting(Step::line).containsExactly(2, 4, 6);
+        assertThat(steps).extracting(Step::boxOffset).containsExactly(11, 23, 33);
+        assertThat(steps).allSatisfy(step -> assertThat(document.charAt(step.boxOffset()))
+                .isEqualTo('['));
+    }
+
+    @Test
+    void aStepRefusesAPositionOutsideTheDocument() {
+        assertThatThrownBy(() -> new Step(1, "a", false, 0, 0, 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("line must be at least 1, was 0");
+        assertThatThrownBy(() -> new Step(1, "a", false, 0, 1, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("boxOffset must not be negative, was -1");
     }
 
     @Test
@@ -339,10 +484,23 @@ class MarkdownStepsTest {
                     .append('\n');
         }
         nested.append("lazy continuation line\n".repeat(2_000));
+        nested.append("\n".repeat(20_000)).append("  ".repeat(499)).append("- [ ] after blank lines\n");
         String comments = "<!--\n" + "- [ ] hidden\n".repeat(20_000);
 
-        assertThat(MarkdownSteps.parse(nested.toString()).step(500).depth()).isEqualTo(499);
+        MarkdownSteps steps = MarkdownSteps.parse(nested.toString());
+        assertThat(steps.step(500).depth()).isEqualTo(499);
+        assertThat(steps.step(501).depth()).isEqualTo(499);
         assertThat(MarkdownSteps.parse(comments).isEmpty()).isTrue();
+    }
+
+    @Test
+    void aLineOfManyListMarkersIsReadInOnePass() {
+        String document = "- ".repeat(100_000) + "[ ] at the bottom\n";
+
+        MarkdownSteps steps = MarkdownSteps.parse(document);
+
+        assertThat(steps.total()).isEqualTo(1);
+        assertThat(steps.step(1).depth()).isEqualTo(99_999);
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.taskagent.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -325,5 +327,141 @@ class StepMarkerParserTest {
         parser.acceptBytes(second, 0, second.length);
 
         assertThat(recorder.markers).containsExactly("2: b");
+    }
+
+    @Test
+    void aMarkerInsideAFencedCodeBlockIsIgnoredWithAWarning() {
+        StepMarkerParser parser = strict(2);
+        String output = "The marker looks like this:\n```\n" + CHECK + " STEP 1: Research\n```\nResearching now.\n"
+                + CHECK + " STEP 2: Send the list\n";
+
+        parseWhole(parser, output);
+
+        assertThat(recorder.markers).containsExactly("2: Send the list");
+        assertThat(parser.warnings())
+                .containsExactly("Ignored the marker for step 1: it is inside a fenced code block, where markers are"
+                        + " quoted, not reported; write it on a line of its own outside code blocks");
+    }
+
+    @Test
+    void aFenceClosesOnlyWithItsCharacterAtLeastAsLongAndNothingAfterIt() {
+        String output = "~~~~\n" + CHECK + " STEP 1: a\n```\n~~~\n~~~~ not a closing fence\n" + CHECK
+                + " STEP 1: b\n   ~~~~~  \r\n" + CHECK + " STEP 1: c\n";
+
+        assertThat(parseWhole(strict(1), output)).containsExactly("1: c");
+    }
+
+    @Test
+    void backticksWithABacktickAfterThemOrFewerThanThreeAreNoFence() {
+        String output = "```not`a fence\n" + CHECK + " STEP 1: after inline code\n``\n" + CHECK
+                + " STEP 2: after two backticks\n";
+
+        assertThat(parseWhole(strict(2), output)).containsExactly("1: after inline code", "2: after two backticks");
+    }
+
+    @Test
+    void anIndentedFenceInsideAListOfTheAnswerOpensACodeBlockToo() {
+        String output = "1. Example:\n   ```text\n" + CHECK + " STEP 1: quoted\n   ```\n" + CHECK + " STEP 1: real\n";
+
+        assertThat(parseWhole(strict(1), output)).containsExactly("1: real");
+    }
+
+    @Test
+    void aCodeBlockLeftOpenEndsWithItsStream() {
+        StepMarkerParser parser = strict(1);
+
+        parseWhole(parser, "```\n" + CHECK + " STEP 1: inside the unclosed block");
+        parseWhole(parser, CHECK + " STEP 1: the next answer\n");
+
+        assertThat(recorder.markers).containsExactly("1: the next answer");
+        assertThat(parser.warnings()).hasSize(1);
+    }
+
+    @Test
+    void aRepeatedOrOutOfRangeMarkerInsideACodeBlockIsIgnoredSilently() {
+        StepMarkerParser parser = strict(1);
+
+        parseWhole(
+                parser,
+                CHECK + " STEP 1: done\n```\n" + CHECK + " STEP 1: done\n" + CHECK + " STEP 7: x\n" + CHECK
+                        + " STEP 1 no colon\n```\n");
+
+        assertThat(recorder.markers).containsExactly("1: done");
+        assertThat(parser.warnings()).isEmpty();
+    }
+
+    @Test
+    void markersInCodeBlocksCountWhenAskedFor() {
+        StepMarkerParser parser =
+                StepMarkerParser.builder(2, recorder).countMarkersInCodeBlocks().build();
+
+        parseWhole(parser, "```\n" + CHECK + " STEP 1: in a block\n```\n" + CHECK + " STEP 2: outside\n");
+
+        assertThat(recorder.markers).containsExactly("1: in a block", "2: outside");
+        assertThat(parser.countsMarkersInCodeBlocks()).isTrue();
+        assertThat(strict(1).countsMarkersInCodeBlocks()).isFalse();
+    }
+
+    @Test
+    void theLenientModeFollowsIndentedFencesAndIndentedMarkers() {
+        String output = "   ```\n   " + CHECK + " STEP 1: quoted\n   ```\n   **\u2705 STEP 1:** real\n";
+
+        assertThat(parseWhole(lenient(1), output)).containsExactly("1: real");
+    }
+
+    @Test
+    void everyChunkSizeGivesTheSameMarkersAroundCodeBlocks() {
+        String output = "Example:\r\n````md\r\n" + CHECK + " STEP 1: quoted\r\n```\r\n" + CHECK
+                + " STEP 2: still quoted\r\n````\r\n" + CHECK + " STEP 1: first \uD83D\uDCAC\r\n~~~\n" + CHECK
+                + " STEP 3: quoted\n~~~\n" + CHECK + " STEP 2: second";
+        for (int size = 1; size <= output.length(); size++) {
+            Recorder chunked = new Recorder();
+            StepMarkerParser parser = StepMarkerParser.builder(3, chunked).build();
+            for (int start = 0; start < output.length(); start += size) {
+                parser.accept(output.substring(start, Math.min(output.length(), start + size)));
+            }
+            parser.endOfStream();
+
+            assertThat(chunked.markers).as("chunk size %d", size).containsExactly("1: first \uD83D\uDCAC", "2: second");
+            assertThat(parser.warnings()).as("chunk size %d", size).hasSize(3);
+        }
+    }
+
+    @Test
+    void everyByteSplitGivesTheSameMarkersAroundCodeBlocks() {
+        byte[] bytes = ("```\u00e9t\u00e9\n" + CHECK + " STEP 1: quoted\n```\n" + CHECK + " STEP 1: caf\u00e9\n")
+                .getBytes(StandardCharsets.UTF_8);
+        for (int split = 0; split <= bytes.length; split++) {
+            Recorder chunked = new Recorder();
+            StepMarkerParser parser = StepMarkerParser.builder(1, chunked).build();
+            parser.acceptBytes(bytes, 0, split);
+            parser.acceptBytes(bytes, split, bytes.length - split);
+            parser.endOfStream();
+
+            assertThat(chunked.markers).as("split at %d", split).containsExactly("1: caf\u00e9");
+        }
+    }
+
+    @Test
+    void theFirstIgnoredMarkerIsLoggedAtWarnAndTheOthersAreOnlyKept() {
+        StepMarkerParser parser = strict(2);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try {
+            parseWhole(parser, (CHECK + " STEP 0: zero\n" + CHECK + " STEP 9: nine\n").repeat(75));
+        } finally {
+            System.setErr(originalErr);
+        }
+
+        String logged = log.toString(StandardCharsets.UTF_8);
+        assertThat(logged.lines().filter(line -> line.contains("WARN"))).hasSize(1);
+        assertThat(logged)
+                .contains("WARN")
+                .contains("Ignored the marker for step 0; steps are numbered 1..2 (later ignored step markers of"
+                        + " this run are logged at DEBUG)");
+        assertThat(parser.ignoredMarkerCount()).isEqualTo(150);
+        assertThat(parser.warnings()).hasSize(StepMarkerParser.MAX_WARNINGS_KEPT);
+        assertThat(parser.warnings().get(1)).isEqualTo("Ignored the marker for step 9; the task has 2 steps (1..2)");
     }
 }

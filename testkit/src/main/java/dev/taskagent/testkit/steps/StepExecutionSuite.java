@@ -248,7 +248,7 @@ public abstract class StepExecutionSuite {
         StepRun run = executor(model).build().execute(task.id());
 
         assertThat(run.allStepsDone()).isFalse();
-        assertThat(run.uncheckedSteps()).containsExactly(new Step(2, SEND, false, 0));
+        assertThat(run.uncheckedSteps()).containsExactly(new Step(2, SEND, false, 0, 2, TRIP.indexOf("[ ] " + SEND)));
         assertThat(run.markedSuccess()).isFalse();
         assertThat(run.describe()).isEqualTo("1 of 2 steps done; not done: 2. " + SEND);
         Task after = reload(task);
@@ -476,6 +476,33 @@ public abstract class StepExecutionSuite {
 
         assertThat(strict.completedSteps()).isEmpty();
         assertThat(lenient.completedSteps()).containsExactly(1, 2);
+    }
+
+    @Test
+    void aMarkerInACodeBlockOfTheAnswerTicksNothingUnlessAskedFor() {
+        String output = "The marker looks like this:\n```\n" + CHECK + " STEP 1: " + RESEARCH + "\n```\n";
+        Task defaultTask = newTask(TRIP);
+        Task countingTask = newTask(TRIP);
+
+        StepRun byDefault = executor(ScriptedChatModel.builder()
+                        .streamChunkSize(3)
+                        .respond(ScriptedChatModel.text(output))
+                        .build())
+                .build()
+                .execute(defaultTask.id());
+        StepRun counting = executor(ScriptedChatModel.builder()
+                        .streamChunkSize(3)
+                        .respond(ScriptedChatModel.text(output))
+                        .build())
+                .countMarkersInCodeBlocks()
+                .build()
+                .execute(countingTask.id());
+
+        assertThat(byDefault.completedSteps()).isEmpty();
+        assertThat(byDefault.warnings())
+                .containsExactly("Ignored the marker for step 1: it is inside a fenced code block, where markers are"
+                        + " quoted, not reported; write it on a line of its own outside code blocks");
+        assertThat(counting.completedSteps()).containsExactly(1);
     }
 
     @Test
