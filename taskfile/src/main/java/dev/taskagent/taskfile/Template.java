@@ -24,6 +24,12 @@ final class Template {
     /** The template functions, as in go-task (sprig's {@code default}, {@code join}, {@code trim}). */
     static final List<String> FUNCTIONS = List.of("default", "eq", "OS", "ARCH", "join", "trim");
 
+    /**
+     * How deeply {@code {{if}}} blocks and parentheses may nest. Parsing and rendering recurse once per
+     * level, so thousands of levels would overflow the stack; real templates use two or three.
+     */
+    static final int MAX_NESTING = 50;
+
     private static final Set<String> UNSUPPORTED_KEYWORDS =
             Set.of("range", "with", "define", "template", "block", "break", "continue", "nil");
 
@@ -338,6 +344,7 @@ final class Template {
         private int next;
         private List<Token> tokens;
         private int cursor;
+        private int depth;
 
         Parser(String source, Taskfile.Position position) {
             this.source = source;
@@ -491,6 +498,13 @@ final class Template {
         }
 
         private If parseIf() throws TaskfileException {
+            enterNesting();
+            If conditional = parseIfBranches();
+            depth--;
+            return conditional;
+        }
+
+        private If parseIfBranches() throws TaskfileException {
             List<Branch> branches = new ArrayList<>();
             Pipeline condition = parseWholePipeline();
             while (true) {
@@ -602,16 +616,25 @@ final class Template {
                 case NUMBER:
                     return new Literal(token.value());
                 case LEFT:
+                    enterNesting();
                     Pipeline inner = parsePipeline();
                     if (cursor >= tokens.size() || tokens.get(cursor).kind() != Kind.RIGHT) {
                         throw error("a '(' is not closed");
                     }
                     cursor++;
+                    depth--;
                     return new Group(inner);
                 case IDENT:
                     return identifier(token.text());
                 default:
                     throw error("unexpected '" + token.text() + "'");
+            }
+        }
+
+        private void enterNesting() throws TaskfileException {
+            if (++depth > MAX_NESTING) {
+                throw error("{{if}} blocks and parentheses nest more than " + MAX_NESTING + " levels deep; flatten"
+                        + " the template");
             }
         }
 
@@ -707,16 +730,26 @@ final class Template {
 
         private Object number(String text) throws TaskfileException {
             try {
-                if (text.matches("[+-]?\\d+")) {
+                String unsigned = text.charAt(0) == '+' || text.charAt(0) == '-' ? text.substring(1) : text;
+                int dot = unsigned.indexOf('.');
+                if (dot < 0 && isDigits(unsigned)) {
                     return Long.parseLong(text);
                 }
-                if (text.matches("[+-]?\\d+\\.\\d+")) {
+                if (dot > 0 && isDigits(unsigned.substring(0, dot)) && isDigits(unsigned.substring(dot + 1))) {
                     return Double.parseDouble(text);
                 }
             } catch (NumberFormatException e) {
                 // reported below
             }
             throw error("the number '" + text + "' is not supported; write a decimal integer or a decimal fraction");
+        }
+
+        private static boolean isDigits(String text) {
+            return !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9');
+        }
+
+        private static boolean isHexDigit(int c) {
+            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
         }
 
         private String unquote(String text) throws TaskfileException {
@@ -742,7 +775,7 @@ final class Template {
                     case 'x', 'u', 'U' -> {
                         int digits = escaped == 'x' ? 2 : escaped == 'u' ? 4 : 8;
                         String hex = text.substring(i + 1, Math.min(text.length(), i + 1 + digits));
-                        if (hex.length() != digits || !hex.matches("[0-9a-fA-F]+")) {
+                        if (hex.length() != digits || !hex.chars().allMatch(Parser::isHexDigit)) {
                             throw error("the escape '\\" + escaped + hex + "' needs " + digits + " hex digits");
                         }
                         long codePoint = Long.parseLong(hex, 16);

@@ -213,6 +213,32 @@ class TaskfileReaderTest {
     }
 
     @Test
+    void deeplyNestedListsAreRefusedWithLineAndColumnInsteadOfOverflowingTheStack() {
+        String brackets = "[".repeat(5000) + "]".repeat(5000);
+        TaskfileException error = failure("version: '3'\ntasks:\n  a: " + brackets + "\n");
+        // the root mapping and 'tasks' are two levels; the 49th '[' is the 51st
+        assertThat(error.getMessage())
+                .isEqualTo("line 3, column 54: lists and mappings nest more than 50 levels deep here; a Taskfile"
+                        + " needs a handful: flatten the structure");
+    }
+
+    @Test
+    void deeplyNestedMappingsAreRefusedToo() {
+        String mappings = "{a: ".repeat(3000) + "}".repeat(3000);
+        TaskfileException error = failure("version: '3'\nvars:\n  A: " + mappings + "\n");
+        assertThat(error.line()).isEqualTo(3);
+        assertThat(error.getMessage()).contains("nest more than 50 levels deep");
+    }
+
+    @Test
+    void fiftyLevelsOfNestingAreStillReadAsYaml() {
+        // 2 levels (root, vars) + 48 lists: the YAML is accepted, and the reader names what is wrong with it
+        String brackets = "[".repeat(48) + "]".repeat(48);
+        TaskfileException error = failure("version: '3'\nvars:\n  A: " + brackets + "\n");
+        assertThat(error.getMessage()).contains("list variables may only hold plain values");
+    }
+
+    @Test
     void aTaskfileWithoutTasksIsValid() throws TaskfileException {
         assertThat(read("version: '3'\n").tasks()).isEmpty();
     }

@@ -114,6 +114,28 @@ class TaskfileToolsTest {
     }
 
     @Test
+    void aTaskfileNestedThousandsDeepIsAWarningAtRegistrationAndASoftErrorAfterwards() {
+        String deepYaml = "version: '3'\ntasks:\n  a: " + "[".repeat(5000) + "]".repeat(5000) + "\n";
+        UserTasks broken = UserTasks.create(root, deepYaml);
+        assertThat(broken.toolbox.isEmpty()).isTrue();
+        assertThat(broken.warnings)
+                .singleElement()
+                .asString()
+                .startsWith(".agent/Taskfile.yml is invalid at line 3, column 54: lists and mappings nest more than 50"
+                        + " levels deep here");
+        assertThat(TaskfileTools.forProject(root).isEmpty()).isTrue();
+
+        UserTasks tasks = UserTasks.create(root, TASKFILE);
+        tasks.rewrite("version: '3'\ntasks:\n  a: echo '" + "{{if .A}}".repeat(5000) + "{{end}}".repeat(5000) + "'\n");
+        ToolResult list = tasks.list();
+        assertThat(list.isError()).isTrue();
+        assertThat(list.text())
+                .startsWith(".agent/Taskfile.yml is invalid at line 3, column 6: {{if}} blocks and parentheses nest"
+                        + " more than 50 levels deep");
+        assertThat(tasks.run("a").text()).isEqualTo(list.text());
+    }
+
+    @Test
     void aDeletedTaskfileGivesAnErrorResult() throws IOException {
         UserTasks tasks = UserTasks.create(root, TASKFILE);
         Files.delete(root.resolve(".agent/Taskfile.yml"));

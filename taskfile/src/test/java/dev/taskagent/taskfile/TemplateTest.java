@@ -85,6 +85,40 @@ class TemplateTest {
         assertThat(Template.parse("x {{.A}}", POSITION).constantText()).isNull();
     }
 
+    @Test
+    void deeplyNestedIfBlocksAreRefusedWithThePlaceInsteadOfOverflowingTheStack() {
+        String nested = "{{if .A}}".repeat(5000) + "x" + "{{end}}".repeat(5000);
+        assertThatThrownBy(() -> Template.parse(nested, POSITION))
+                .isInstanceOf(TaskfileException.class)
+                .hasMessageStartingWith("line 7, column 9: {{if}} blocks and parentheses nest more than 50 levels"
+                        + " deep; flatten the template in the template \"{{if .A}}");
+    }
+
+    @Test
+    void deeplyNestedParenthesesAreRefusedWithThePlaceInsteadOfOverflowingTheStack() {
+        String nested = "{{" + "(".repeat(5000) + ".A" + ")".repeat(5000) + "}}";
+        assertThatThrownBy(() -> Template.parse(nested, POSITION))
+                .isInstanceOf(TaskfileException.class)
+                .hasMessageStartingWith(
+                        "line 7, column 9: {{if}} blocks and parentheses nest more than 50 levels" + " deep");
+    }
+
+    @Test
+    void fiftyLevelsOfNestingStillRender() throws TaskfileException {
+        String ifs = "{{if .NAME}}".repeat(25) + "{{(((((((((((((((((((((((((.NAME)))))))))))))))))))))))))}}"
+                + "{{end}}".repeat(25);
+        assertThat(render(ifs, vars())).isEqualTo("Ada");
+    }
+
+    @Test
+    void aHugeOrMalformedNumberIsRefusedWithAClearMessage() {
+        String digits = "9".repeat(200_000);
+        assertThatThrownBy(() -> Template.parse("{{eq .A " + digits + "}}", POSITION))
+                .hasMessageContaining("is not supported; write a decimal integer or a decimal fraction");
+        assertThatThrownBy(() -> Template.parse("{{eq .A 1.2.3}}", POSITION))
+                .hasMessageContaining("the number '1.2.3' is not supported");
+    }
+
     @ParameterizedTest
     @CsvSource(
             delimiterString = " ==> ",
