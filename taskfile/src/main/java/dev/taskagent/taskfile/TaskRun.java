@@ -12,6 +12,7 @@ import dev.taskagent.taskfile.Taskfile.TaskDef;
 import dev.taskagent.taskfile.Taskfile.TextValue;
 import dev.taskagent.taskfile.Taskfile.VarDef;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,7 +91,7 @@ final class TaskRun {
         boolean isUpToDate = false;
         try {
             realRoot = root.toRealPath();
-            dotenv = loadDotenv();
+            dotenv = loadDotenv(task);
             isUpToDate = !runTask(task, Map.of(), false);
         } catch (TaskFailure e) {
             failure = e;
@@ -562,7 +564,7 @@ final class TaskRun {
                 + " root.");
     }
 
-    private Map<String, String> loadDotenv() throws TaskFailure {
+    private Map<String, String> loadDotenv(TaskDef task) throws TaskFailure, InterruptedException {
         Map<String, String> values = new LinkedHashMap<>();
         Map<String, Object> vars = new LinkedHashMap<>(settings.environment());
         vars.put("ROOT_DIR", taskfileDir.toString());
@@ -585,11 +587,18 @@ final class TaskRun {
                 String content = StandardCharsets.UTF_8
                         .newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
-                        .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
+                        .decode(ByteBuffer.wrap(SmallFile.read(file, deadlineNanos)))
                         .toString();
                 Dotenv.parse(content).forEach(values::putIfAbsent);
             } catch (CharacterCodingException e) {
                 throw TaskFailure.refused("The dotenv file '" + name + "' is not UTF-8 text.");
+            } catch (SmallFile.RefusedFileException e) {
+                throw TaskFailure.refused("The dotenv file '" + name + "' " + e.getMessage() + "; dotenv files must be"
+                        + " regular files of at most " + SmallFile.MAX_SIZE_TEXT + ". Nothing ran.");
+            } catch (TimeoutException e) {
+                throw TaskFailure.timedOut("Task '" + task.name() + "' timed out after " + describe(settings.timeout())
+                        + " while reading the dotenv file '" + name + "' (is it a named pipe?); nothing ran (exit"
+                        + " code 124).");
             } catch (IOException e) {
                 throw TaskFailure.refused("The dotenv file '" + name + "' cannot be read: " + e.getMessage());
             } catch (IllegalArgumentException e) {
