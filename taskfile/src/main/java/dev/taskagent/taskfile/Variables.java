@@ -100,10 +100,16 @@ final class Variables {
      * @throws InterruptedException if the thread is interrupted
      */
     Values taskfileValues(TaskDef task, Shell shell) throws TaskFailure, InterruptedException {
+        Map<String, Object> special = specialVars();
+        special.put("TASK", task.name());
+        return taskfileValues(special, shell);
+    }
+
+    private Values taskfileValues(Map<String, Object> special, Shell shell) throws TaskFailure, InterruptedException {
         Map<String, String> env = new LinkedHashMap<>(settings.environment());
         env.putAll(dotenv);
         Map<String, Object> vars = new LinkedHashMap<>(env);
-        vars.putAll(specialVars(task));
+        vars.putAll(special);
         Values values = new Values(vars, env);
         addEnv(taskfile.env(), values, settings.projectRoot(), shell);
         addVars(taskfile.vars(), values, settings.projectRoot(), shell);
@@ -169,10 +175,10 @@ final class Variables {
         return shell.output(def, ((ShellValue) def.value()).command().render(vars), dir, env);
     }
 
-    private Map<String, Object> specialVars(TaskDef task) {
+    /** @return the special variables of the run; {@code TASK} is added per task */
+    private Map<String, Object> specialVars() {
         Path taskfileDir = settings.taskfilePath().getParent();
         Map<String, Object> special = new LinkedHashMap<>();
-        special.put("TASK", task.name());
         special.put("ROOT_DIR", taskfileDir.toString());
         special.put("TASKFILE_DIR", taskfileDir.toString());
         special.put("USER_WORKING_DIR", settings.projectRoot().toString());
@@ -181,14 +187,18 @@ final class Variables {
         return special;
     }
 
+    /**
+     * Reads the dotenv files. As in go-task, their names are rendered with the Taskfile's variables as they
+     * are before any dotenv file is read: the host environment, the special variables (no {@code TASK}),
+     * and the Taskfile's {@code env} and {@code vars}.
+     */
     private Map<String, String> readDotenv(Path realRoot, Shell shell, long deadlineNanos)
             throws TaskFailure, InterruptedException {
+        if (taskfile.dotenv().isEmpty()) {
+            return Map.of();
+        }
         Path root = settings.projectRoot();
-        Path taskfileDir = settings.taskfilePath().getParent();
-        Map<String, Object> vars = new LinkedHashMap<>(settings.environment());
-        vars.put("ROOT_DIR", taskfileDir.toString());
-        vars.put("TASKFILE_DIR", taskfileDir.toString());
-        vars.put("USER_WORKING_DIR", root.toString());
+        Map<String, Object> vars = taskfileValues(specialVars(), shell).vars();
         Map<String, String> values = new LinkedHashMap<>();
         for (Template template : taskfile.dotenv()) {
             String name = template.render(vars);

@@ -413,6 +413,29 @@ class RunUserTaskTest {
     }
 
     @Test
+    void dotenvFileNamesAreRenderedWithTheTaskfilesEnvAndVarsAsInGoTask() throws IOException {
+        UserTasks.write(root.resolve("staging/.env"), "GREETING=hello from staging\n");
+        UserTasks.write(root.resolve("config/eu.env"), "REGION_NAME=Europe\n");
+        UserTasks tasks = tasks("""
+                version: '3'
+                env:
+                  ENV: staging
+                vars:
+                  CONFIG: config
+                  REGION: {sh: 'echo ran >> sh.log; echo eu'}
+                dotenv: ['{{.ENV}}/.env', '{{.CONFIG}}/{{.REGION}}.env']
+                tasks:
+                  show:
+                    silent: true
+                    cmds:
+                      - echo "$GREETING in $REGION_NAME"
+                """);
+        assertThat(tasks.run("show").stdout()).isEqualTo("hello from staging in Europe\n");
+        // the sh: value is computed once per run, for the file names and the task alike
+        assertThat(Files.readAllLines(root.resolve("sh.log"))).containsExactly("ran");
+    }
+
+    @Test
     void onlyAllowListedHostVariablesArePassedAndSecretsNeverByDefault() {
         Map<String, String> host = Map.of(
                 "PATH", System.getenv("PATH"),
