@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -34,6 +35,13 @@ final class SmallFile {
 
     /** The limit as the messages show it. */
     static final String MAX_SIZE_TEXT = "1 MiB";
+
+    /**
+     * How long a read outside a run may take (the Taskfile, the dotenv files for a listing); a run's reads
+     * have the run's deadline. A regular file of at most {@link #MAX_BYTES} reads in milliseconds; only a
+     * file swapped for a named pipe while it is read can need more.
+     */
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
 
     private static final int S_IFMT = 0170000;
     private static final int S_IFIFO = 0010000;

@@ -293,7 +293,7 @@ final class TaskfileReader {
         Node dir = value(entries, "dir");
         return new TaskDef(
                 name,
-                optionalScalar(value(entries, "desc"), "'desc'"),
+                optionalTemplate(value(entries, "desc"), "'desc'"),
                 optionalScalar(value(entries, "summary"), "'summary'"),
                 cmds,
                 deps(value(entries, "deps")),
@@ -311,8 +311,21 @@ final class TaskfileReader {
 
     private static TaskDef simpleTask(String name, Position position, List<Command> cmds) {
         return new TaskDef(
-                name, "", "", cmds, List.of(), List.of(), List.of(), null, false, false, false, List.of(), List.of(),
-                List.of(), position);
+                name,
+                Template.text(""),
+                "",
+                cmds,
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                false,
+                false,
+                false,
+                List.of(),
+                List.of(),
+                List.of(),
+                position);
     }
 
     private static List<Command> commands(SequenceNode sequence) throws TaskfileException {
@@ -669,6 +682,10 @@ final class TaskfileReader {
 
     private static String optionalScalar(Node node, String what) throws TaskfileException {
         return node == null || isNull(node) ? "" : scalar(node, what);
+    }
+
+    private static Template optionalTemplate(Node node, String what) throws TaskfileException {
+        return node == null || isNull(node) ? Template.text("") : template(scalarNode(node, what));
     }
 
     private static boolean flag(Node node, String what) throws TaskfileException {

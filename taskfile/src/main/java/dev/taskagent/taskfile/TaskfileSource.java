@@ -7,7 +7,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeoutException;
 
@@ -20,12 +19,6 @@ import java.util.concurrent.TimeoutException;
  * <p>Thread-safe.
  */
 final class TaskfileSource {
-    /**
-     * How long a read of the Taskfile may take. A regular file of at most {@link SmallFile#MAX_BYTES} reads
-     * in milliseconds; only a file swapped for a named pipe while it is read can need more.
-     */
-    static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
-
     /**
      * What reading the file gave: a Taskfile, or a problem to report.
      *
@@ -57,7 +50,7 @@ final class TaskfileSource {
     synchronized Snapshot current() {
         byte[] bytes;
         try {
-            bytes = SmallFile.read(file, System.nanoTime() + READ_TIMEOUT.toNanos());
+            bytes = SmallFile.read(file, System.nanoTime() + SmallFile.READ_TIMEOUT.toNanos());
         } catch (NoSuchFileException e) {
             return remember(null, new Snapshot(null, shownName + " was not found at " + file + "."));
         } catch (SmallFile.RefusedFileException e) {
@@ -72,7 +65,7 @@ final class TaskfileSource {
                     null,
                     new Snapshot(
                             null,
-                            shownName + " could not be read within " + TaskRun.describe(READ_TIMEOUT)
+                            shownName + " could not be read within " + TaskRun.describe(SmallFile.READ_TIMEOUT)
                                     + "; is it a named pipe? A Taskfile must be a regular file."));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

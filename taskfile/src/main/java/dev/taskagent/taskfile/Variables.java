@@ -48,6 +48,9 @@ final class Variables {
                 throws TaskFailure, InterruptedException;
     }
 
+    /** For listing: runs nothing, and every {@code sh:} value is empty, as {@code task --list} has them. */
+    static final Shell NOT_RUN = (def, command, dir, env) -> "";
+
     /**
      * The variables and environment of one task invocation, filled layer by layer.
      *
@@ -224,10 +227,10 @@ final class Variables {
                 throw TaskFailure.refused("The dotenv file '" + name + "' is not UTF-8 text.");
             } catch (SmallFile.RefusedFileException e) {
                 throw TaskFailure.refused("The dotenv file '" + name + "' " + e.getMessage() + "; dotenv files must be"
-                        + " regular files of at most " + SmallFile.MAX_SIZE_TEXT + ". Nothing ran.");
+                        + " regular files of at most " + SmallFile.MAX_SIZE_TEXT + ".");
             } catch (TimeoutException e) {
                 throw TaskFailure.timedOut("Reading the dotenv file '" + name + "' did not finish before the deadline"
-                        + " (is it a named pipe?); nothing ran.");
+                        + " (is it a named pipe?).");
             } catch (IOException e) {
                 throw TaskFailure.refused("The dotenv file '" + name + "' cannot be read: " + e.getMessage());
             } catch (IllegalArgumentException e) {

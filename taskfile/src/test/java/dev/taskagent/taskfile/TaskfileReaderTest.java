@@ -64,7 +64,7 @@ class TaskfileReaderTest {
                         shell -> assertThat(shell.command().source()).isEqualTo("echo alone"));
         assertThat(taskfile.tasks().get("listed").cmds()).hasSize(2);
         TaskDef full = taskfile.tasks().get("full");
-        assertThat(full.desc()).isEqualTo("Does it all");
+        assertThat(full.desc().source()).isEqualTo("Does it all");
         assertThat(full.summary()).isEqualTo("Longer text\n");
         assertThat(full.cmds()).hasSize(5);
         assertThat(full.cmds().get(1)).isInstanceOfSatisfying(Shell.class, shell -> {
@@ -174,6 +174,7 @@ class TaskfileReaderTest {
                 "unknown command key|x: {cmds: [{command: echo}]}|1|13|unknown key 'command' in a command",
                 "unknown template function|x: {cmds: ['echo {{upper .A}}']}|1|12|unknown template function 'upper' (supported: default, eq, OS, ARCH, join, trim)",
                 "range|x: {cmds: ['{{range .L}}x{{end}}']}|1|12|'range' is not supported in templates",
+                "function in a desc|x: {desc: '{{upper .A}}', cmds: [echo]}|1|11|unknown template function 'upper'",
                 "wildcard name|'start:*': {cmds: [echo]}|1|1|wildcard task names ('start:*') are not supported",
                 "special var|x: {vars: {CLI_ARGS: x}, cmds: [echo]}|1|12|'CLI_ARGS' is a special variable set by the runner",
                 "both cmd and cmds|x: {cmd: echo, cmds: [echo]}|1|5|task 'x' has both 'cmd' and 'cmds'",
@@ -207,7 +208,7 @@ class TaskfileReaderTest {
                     desc: own
                 """);
         TaskDef b = taskfile.tasks().get("b");
-        assertThat(b.desc()).isEqualTo("own");
+        assertThat(b.desc().source()).isEqualTo("own");
         assertThat(b.silent()).isTrue();
         assertThat(b.cmds()).hasSize(1);
     }
