@@ -178,13 +178,17 @@ final class Variables {
         return shell.output(def, ((ShellValue) def.value()).command().render(vars), dir, env);
     }
 
-    /** @return the special variables of the run; {@code TASK} is added per task */
+    /**
+     * Returns the special variables of the run ({@code TASK} is added per task). The directories are those
+     * of {@code task --dir <project root> --taskfile .agent/Taskfile.yml} run from the project root: commands
+     * run in {@code ROOT_DIR}, the project root; {@code TASKFILE_DIR} is the {@code .agent/} folder.
+     */
     private Map<String, Object> specialVars() {
-        Path taskfileDir = settings.taskfilePath().getParent();
+        String projectRoot = settings.projectRoot().toString();
         Map<String, Object> special = new LinkedHashMap<>();
-        special.put("ROOT_DIR", taskfileDir.toString());
-        special.put("TASKFILE_DIR", taskfileDir.toString());
-        special.put("USER_WORKING_DIR", settings.projectRoot().toString());
+        special.put("ROOT_DIR", projectRoot);
+        special.put("TASKFILE_DIR", settings.taskfilePath().getParent().toString());
+        special.put("USER_WORKING_DIR", projectRoot);
         special.put("CLI_ARGS", ShellWords.quoteAll(args));
         special.put("CLI_ARGS_LIST", args);
         return special;

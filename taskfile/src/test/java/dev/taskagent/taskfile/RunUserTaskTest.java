@@ -342,7 +342,7 @@ class RunUserTaskTest {
         String agentDir = root.resolve(".agent").toString();
         assertThat(run.stdout())
                 .isEqualTo("Hello, world! fallback\nquick y\n[padded] " + Template.operatingSystem() + " "
-                        + Template.architecture() + "\nshow|" + agentDir + "|" + agentDir + "|" + root + "\n");
+                        + Template.architecture() + "\nshow|" + root + "|" + agentDir + "|" + root + "\n");
     }
 
     @Test
@@ -550,6 +550,28 @@ class RunUserTaskTest {
         assertThat(tasks.run("here").stdout()).isEqualTo(realRoot() + "\n");
         assertThat(tasks.run("sub").stdout()).isEqualTo(realRoot().resolve("build/out") + "\n");
         assertThat(Files.isDirectory(root.resolve("build/out"))).isTrue();
+    }
+
+    @Test
+    void commandsRunInRootDirAndADirIsResolvedFromItAsWithTaskDirOption() {
+        // go-task's rule for `task --dir <project root> --taskfile .agent/Taskfile.yml`
+        UserTasks tasks = tasks("""
+                version: '3'
+                tasks:
+                  here:
+                    silent: true
+                    cmds: ['[ "$(pwd -P)" = "$(cd "{{.ROOT_DIR}}" && pwd -P)" ] && echo in ROOT_DIR']
+                  sub:
+                    silent: true
+                    dir: build
+                    cmds: ['[ "$(pwd -P)" = "$(cd "{{.ROOT_DIR}}/build" && pwd -P)" ] && echo in ROOT_DIR/build']
+                  taskfile:
+                    silent: true
+                    cmds: ['ls "{{.TASKFILE_DIR}}"']
+                """);
+        assertThat(tasks.run("here").stdout()).isEqualTo("in ROOT_DIR\n");
+        assertThat(tasks.run("sub").stdout()).isEqualTo("in ROOT_DIR/build\n");
+        assertThat(tasks.run("taskfile").stdout()).isEqualTo("Taskfile.yml\n");
     }
 
     @Test
