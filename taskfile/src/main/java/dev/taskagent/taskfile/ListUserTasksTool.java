@@ -103,8 +103,9 @@ final class ListUserTasksTool implements Tool {
                 System.nanoTime() + SmallFile.READ_TIMEOUT.toNanos());
         for (TaskDef task : tasks) {
             Variables.Values values = variables.taskfileValues(task, Variables.NOT_RUN);
-            Variables.addVars(task.vars(), values, root, Variables.NOT_RUN);
-            descriptions.put(task.name(), task.desc().render(values.vars()).strip());
+            variables.addVars(task.vars(), values, root, Variables.NOT_RUN);
+            descriptions.put(
+                    task.name(), variables.render(task.desc(), values.vars()).strip());
         }
         return descriptions;
     }

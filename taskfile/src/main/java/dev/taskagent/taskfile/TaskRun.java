@@ -174,9 +174,9 @@ final class TaskRun {
         Variables.Values values = variables.taskfileValues(task, shell);
         values.vars().putAll(callVars);
         Path varsDir = directory(task, values.vars(), false);
-        Variables.addVars(task.vars(), values, varsDir, shell);
+        variables.addVars(task.vars(), values, varsDir, shell);
         Path dir = directory(task, values.vars(), true);
-        Variables.addEnv(task.env(), values, dir, shell);
+        variables.addEnv(task.env(), values, dir, shell);
         if (workingDirectory == null) {
             workingDirectory = dir; // the first task prepared is the one the model asked for
         }
@@ -267,13 +267,13 @@ final class TaskRun {
 
     private void checkPreconditions(Scope scope) throws TaskFailure, InterruptedException {
         for (Precondition precondition : scope.task().preconditions()) {
-            String command = precondition.sh().render(scope.vars());
+            String command = variables.render(precondition.sh(), scope.vars());
             ShellLauncher.Outcome outcome =
                     launch(scope, command, ShellLauncher.Sink.DISCARD, ShellLauncher.Sink.DISCARD);
             if (outcome.exitCode() != 0) {
                 String message = precondition.msg() == null
                         ? "`" + command + "` failed"
-                        : precondition.msg().render(scope.vars());
+                        : variables.render(precondition.msg(), scope.vars());
                 stderr.write("task: " + message + "\n");
                 throw TaskFailure.exited(
                         "Task '" + scope.task().name() + "' did not run: a precondition was not met: " + message
@@ -288,7 +288,7 @@ final class TaskRun {
             return false;
         }
         for (Template status : scope.task().status()) {
-            String command = status.render(scope.vars());
+            String command = variables.render(status, scope.vars());
             if (launch(scope, command, ShellLauncher.Sink.DISCARD, ShellLauncher.Sink.DISCARD)
                             .exitCode()
                     != 0) {
@@ -370,7 +370,7 @@ final class TaskRun {
     }
 
     private void runShell(Scope scope, Shell shell, Map<String, Object> vars) throws TaskFailure, InterruptedException {
-        String command = shell.command().render(vars);
+        String command = variables.render(shell.command(), vars);
         if (!scope.isSilent() && !shell.silent()) {
             stderr.write("task: [" + scope.task().name() + "] " + command + "\n");
         }
@@ -384,7 +384,7 @@ final class TaskRun {
     }
 
     private TaskDef calledTask(Scope scope, Call call) throws TaskFailure {
-        String name = call.task().render(scope.vars());
+        String name = variables.render(call.task(), scope.vars());
         TaskDef task = taskfile.tasks().get(name);
         if (task == null) {
             throw TaskFailure.refused("Task '" + scope.task().name() + "' calls task '" + name + "' (" + call.position()
@@ -398,7 +398,7 @@ final class TaskRun {
         for (VarDef def : call.vars()) {
             values.put(
                     def.name(),
-                    Variables.value(def, scope.vars(), scope.dir(), scope.env(), shellRunner(scope.task())));
+                    variables.value(def, scope.vars(), scope.dir(), scope.env(), shellRunner(scope.task())));
         }
         return values;
     }
@@ -479,7 +479,7 @@ final class TaskRun {
         if (task.dir() == null) {
             return realRoot;
         }
-        String text = task.dir().render(vars);
+        String text = variables.render(task.dir(), vars);
         if (text.isBlank()) {
             return realRoot;
         }

@@ -293,7 +293,7 @@ final class TaskfileReader {
         Node dir = value(entries, "dir");
         return new TaskDef(
                 name,
-                optionalTemplate(value(entries, "desc"), "'desc'"),
+                optionalTemplate(value(entries, "desc"), "'desc'", position),
                 optionalScalar(value(entries, "summary"), "'summary'"),
                 cmds,
                 deps(value(entries, "deps")),
@@ -312,7 +312,7 @@ final class TaskfileReader {
     private static TaskDef simpleTask(String name, Position position, List<Command> cmds) {
         return new TaskDef(
                 name,
-                Template.text(""),
+                Template.text("", position),
                 "",
                 cmds,
                 List.of(),
@@ -684,8 +684,11 @@ final class TaskfileReader {
         return node == null || isNull(node) ? "" : scalar(node, what);
     }
 
-    private static Template optionalTemplate(Node node, String what) throws TaskfileException {
-        return node == null || isNull(node) ? Template.text("") : template(scalarNode(node, what));
+    private static Template optionalTemplate(Node node, String what, Position absent) throws TaskfileException {
+        if (node == null || isNull(node)) {
+            return Template.text("", absent);
+        }
+        return template(scalarNode(node, what));
     }
 
     private static boolean flag(Node node, String what) throws TaskfileException {

@@ -34,10 +34,21 @@ final class Template {
             Set.of("range", "with", "define", "template", "block", "break", "continue", "nil");
 
     private final String source;
+    private final Taskfile.Position position;
     private final List<Node> nodes;
 
-    private Template(String source, List<Node> nodes) {
+    /** Rendering would produce more characters than the caller allows. */
+    static final class TooLongException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        TooLongException() {
+            super(null, null, false, false);
+        }
+    }
+
+    private Template(String source, Taskfile.Position position, List<Node> nodes) {
         this.source = source;
+        this.position = position;
         this.nodes = nodes;
     }
 
@@ -51,27 +62,30 @@ final class Template {
      */
     static Template parse(String source, Taskfile.Position position) throws TaskfileException {
         Objects.requireNonNull(source, "source");
-        return new Template(source, new Parser(source, position).parse());
+        return new Template(source, position, new Parser(source, position).parse());
     }
 
     /**
-     * A template of plain text without actions, for values that are not written in the Taskfile.
+     * A template of plain text without actions.
      *
      * @param text the text
+     * @param position where it stands in the Taskfile
      * @return a template that renders as the text
      */
-    static Template text(String text) {
-        return new Template(text, List.of(new Text(text)));
+    static Template text(String text, Taskfile.Position position) {
+        return new Template(text, position, text.isEmpty() ? List.of() : List.of(new Text(text)));
     }
 
     /** @return the text when the template has no action (so it always renders the same), else null */
     String constantText() {
+        StringBuilder text = new StringBuilder();
         for (Node node : nodes) {
-            if (!(node instanceof Text)) {
+            if (!(node instanceof Text plain)) {
                 return null;
             }
+            text.append(plain.text());
         }
-        return render(Map.of());
+        return text.toString();
     }
 
     /** @return the text as written */
@@ -79,16 +93,41 @@ final class Template {
         return source;
     }
 
+    /** @return where the template is written in the Taskfile */
+    Taskfile.Position position() {
+        return position;
+    }
+
     /**
-     * Renders the template.
+     * Renders the template, stopping as soon as the text grows past a limit: variables that repeat each
+     * other ({@code B: '{{.A}}{{.A}}'}, {@code C: '{{.B}}{{.B}}'} …) grow exponentially.
      *
      * @param vars the variables by name; values are Strings, Booleans, Longs, Doubles, Lists or null
+     * @param maxChars how many characters the text may have
      * @return the text
+     * @throws TooLongException if the text would have more than maxChars characters
      */
-    String render(Map<String, ?> vars) {
-        StringBuilder out = new StringBuilder(source.length() + 16);
+    String render(Map<String, ?> vars, long maxChars) throws TooLongException {
+        Output out = new Output(maxChars);
         renderNodes(nodes, vars, out);
-        return out.toString();
+        return out.text.toString();
+    }
+
+    /** The text being rendered, with its limit. */
+    private static final class Output {
+        private final StringBuilder text = new StringBuilder();
+        private final long maxChars;
+
+        Output(long maxChars) {
+            this.maxChars = maxChars;
+        }
+
+        void append(String more) throws TooLongException {
+            if (text.length() + (long) more.length() > maxChars) {
+                throw new TooLongException();
+            }
+            text.append(more);
+        }
     }
 
     @Override
@@ -178,7 +217,7 @@ final class Template {
         }
     }
 
-    private static void renderNodes(List<Node> nodes, Map<String, ?> vars, StringBuilder out) {
+    private static void renderNodes(List<Node> nodes, Map<String, ?> vars, Output out) throws TooLongException {
         for (Node node : nodes) {
             if (node instanceof Text text) {
                 out.append(text.text());
@@ -190,7 +229,7 @@ final class Template {
         }
     }
 
-    private static void renderIf(If conditional, Map<String, ?> vars, StringBuilder out) {
+    private static void renderIf(If conditional, Map<String, ?> vars, Output out) throws TooLongException {
         for (Branch branch : conditional.branches()) {
             if (isTruthy(evaluate(branch.condition(), vars))) {
                 renderNodes(branch.body(), vars, out);

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The variables and environment of tasks, layered as go-task layers them.
@@ -27,6 +28,10 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>{@code sh:} values get their value from a {@link Shell} that the caller passes: a run runs the
  * command, a listing does not.
+ *
+ * <p>Every template of a run (or a listing) is rendered here, against one budget of
+ * {@link #MAX_RENDERED_CHARS} characters in all, so that variables that repeat each other cannot fill the
+ * heap: ten of them, each twice the one before, already make a thousand times the text.
  *
  * <p>Immutable and thread-safe (the parallel deps of a run share one).
  */
@@ -59,16 +64,29 @@ final class Variables {
      */
     record Values(Map<String, Object> vars, Map<String, String> env) {}
 
+    /**
+     * How many characters the templates of one run (or one listing) may render together: 16 Mi, far more
+     * than commands can take (Linux limits one argument to 128 KiB) and little enough for any heap.
+     */
+    static final long MAX_RENDERED_CHARS = 16L * 1024 * 1024;
+
     private final Taskfile taskfile;
     private final Settings settings;
     private final List<String> args;
     private final Map<String, String> dotenv;
+    private final AtomicLong renderBudget;
 
-    private Variables(Taskfile taskfile, Settings settings, List<String> args, Map<String, String> dotenv) {
+    private Variables(
+            Taskfile taskfile,
+            Settings settings,
+            List<String> args,
+            Map<String, String> dotenv,
+            AtomicLong renderBudget) {
         this.taskfile = taskfile;
         this.settings = settings;
         this.args = List.copyOf(args);
         this.dotenv = Map.copyOf(dotenv);
+        this.renderBudget = renderBudget;
     }
 
     /**
@@ -88,8 +106,34 @@ final class Variables {
     static Variables load(
             Taskfile taskfile, Settings settings, List<String> args, Path realRoot, Shell shell, long deadlineNanos)
             throws TaskFailure, InterruptedException {
-        Variables withoutDotenv = new Variables(taskfile, settings, args, Map.of());
-        return new Variables(taskfile, settings, args, withoutDotenv.readDotenv(realRoot, shell, deadlineNanos));
+        AtomicLong renderBudget = new AtomicLong(MAX_RENDERED_CHARS);
+        Variables withoutDotenv = new Variables(taskfile, settings, args, Map.of(), renderBudget);
+        Map<String, String> dotenv = withoutDotenv.readDotenv(realRoot, shell, deadlineNanos);
+        return new Variables(taskfile, settings, args, dotenv, renderBudget);
+    }
+
+    /**
+     * Renders a template, counting its text against the budget of the run.
+     *
+     * @param template the template
+     * @param vars its variables
+     * @return the text
+     * @throws TaskFailure if the run's templates would render more than {@link #MAX_RENDERED_CHARS}
+     */
+    String render(Template template, Map<String, ?> vars) throws TaskFailure {
+        try {
+            String text = template.render(vars, Math.max(0, renderBudget.get()));
+            if (renderBudget.addAndGet(-text.length()) >= 0) {
+                return text;
+            }
+        } catch (Template.TooLongException e) {
+            // reported below
+        }
+        renderBudget.set(-1); // parallel deps stop too
+        throw TaskFailure.refused("The Taskfile's templates expand to more than "
+                + String.format("%,d", MAX_RENDERED_CHARS)
+                + " characters (the last one at " + template.position() + "); look for variables that repeat each"
+                + " other.");
     }
 
     /**
@@ -129,8 +173,7 @@ final class Variables {
      * @throws TaskFailure if an {@code sh:} value fails
      * @throws InterruptedException if the thread is interrupted
      */
-    static void addVars(List<VarDef> defs, Values values, Path dir, Shell shell)
-            throws TaskFailure, InterruptedException {
+    void addVars(List<VarDef> defs, Values values, Path dir, Shell shell) throws TaskFailure, InterruptedException {
         for (VarDef def : defs) {
             values.vars().put(def.name(), value(def, values.vars(), dir, values.env(), shell));
         }
@@ -146,8 +189,7 @@ final class Variables {
      * @throws TaskFailure if an {@code sh:} value fails
      * @throws InterruptedException if the thread is interrupted
      */
-    static void addEnv(List<VarDef> defs, Values values, Path dir, Shell shell)
-            throws TaskFailure, InterruptedException {
+    void addEnv(List<VarDef> defs, Values values, Path dir, Shell shell) throws TaskFailure, InterruptedException {
         for (VarDef def : defs) {
             String value = Template.print(value(def, values.vars(), dir, values.env(), shell));
             values.env().put(def.name(), value);
@@ -167,15 +209,15 @@ final class Variables {
      * @throws TaskFailure if an {@code sh:} value fails
      * @throws InterruptedException if the thread is interrupted
      */
-    static Object value(VarDef def, Map<String, Object> vars, Path dir, Map<String, String> env, Shell shell)
+    Object value(VarDef def, Map<String, Object> vars, Path dir, Map<String, String> env, Shell shell)
             throws TaskFailure, InterruptedException {
         if (def.value() instanceof TextValue text) {
-            return text.template().render(vars);
+            return render(text.template(), vars);
         }
         if (def.value() instanceof LiteralValue literal) {
             return literal.value();
         }
-        return shell.output(def, ((ShellValue) def.value()).command().render(vars), dir, env);
+        return shell.output(def, render(((ShellValue) def.value()).command(), vars), dir, env);
     }
 
     /**
@@ -208,7 +250,7 @@ final class Variables {
         Map<String, Object> vars = taskfileValues(specialVars(), shell).vars();
         Map<String, String> values = new LinkedHashMap<>();
         for (Template template : taskfile.dotenv()) {
-            String name = template.render(vars);
+            String name = render(template, vars);
             if (name.isBlank()) {
                 continue;
             }

@@ -164,6 +164,33 @@ class HostileFilesTest {
     }
 
     @Test
+    void variablesThatRepeatEachOtherAreRefusedInsteadOfFillingTheHeap() {
+        // V0 has 16 characters, each next one 16 times the one before: V8 would have 68 billion
+        StringBuilder taskfile = new StringBuilder("version: '3'\nvars:\n  V0: aaaaaaaaaaaaaaaa\n");
+        for (int i = 1; i <= 8; i++) {
+            taskfile.append("  V")
+                    .append(i)
+                    .append(": '")
+                    .append(("{{.V" + (i - 1) + "}}").repeat(16))
+                    .append("'\n");
+        }
+        taskfile.append("tasks:\n  show:\n    desc: 'Shows {{.V8}}'\n    cmds: [touch shown]\n");
+        UserTasks tasks = UserTasks.create(root, taskfile.toString());
+        // V0 to V4 (16 + 256 + … + 16^5 characters) fit in 16 Mi; V5 (16^6, line 8) does not
+        String expected = "The Taskfile's templates expand to more than 16,777,216 characters (the last one at line 8,"
+                + " column 7); look for variables that repeat each other.";
+
+        ToolResult list = tasks.list();
+        assertThat(list.isError()).isTrue();
+        assertThat(list.text()).isEqualTo(expected + NOT_USABLE);
+        Run run = tasks.run("show");
+        assertThat(run.isError()).isTrue();
+        assertThat(run.exitCode()).isNull();
+        assertThat(run.message()).isEqualTo(expected);
+        assertThat(root.resolve("shown")).doesNotExist();
+    }
+
+    @Test
     void aReadStillBlockedAtTheDeadlineIsAbandonedAndTheCallerGoesOn() throws Exception {
         // What the type check cannot prevent: a file swapped for a pipe between the check and the open.
         Path pipe = mkfifo(root.resolve("pipe"));

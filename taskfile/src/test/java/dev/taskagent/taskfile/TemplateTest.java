@@ -13,8 +13,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TemplateTest {
     private static final Taskfile.Position POSITION = new Taskfile.Position(7, 9);
 
-    private static String render(String template, Map<String, ?> vars) throws TaskfileException {
-        return Template.parse(template, POSITION).render(vars);
+    private static String render(String template, Map<String, ?> vars)
+            throws TaskfileException, Template.TooLongException {
+        return Template.parse(template, POSITION).render(vars, Long.MAX_VALUE);
     }
 
     private static Map<String, Object> vars() {
@@ -30,17 +31,17 @@ class TemplateTest {
     }
 
     @Test
-    void rendersVariablesWithOrWithoutSpaces() throws TaskfileException {
+    void rendersVariablesWithOrWithoutSpaces() throws TaskfileException, Template.TooLongException {
         assertThat(render("hi {{.NAME}} and {{ .NAME }}!", vars())).isEqualTo("hi Ada and Ada!");
     }
 
     @Test
-    void missingVariablesRenderAsNothing() throws TaskfileException {
+    void missingVariablesRenderAsNothing() throws TaskfileException, Template.TooLongException {
         assertThat(render("[{{.MISSING}}]", vars())).isEqualTo("[]");
     }
 
     @Test
-    void printsTypedValuesLikeGo() throws TaskfileException {
+    void printsTypedValuesLikeGo() throws TaskfileException, Template.TooLongException {
         assertThat(render("{{.COUNT}} {{.RATIO}} {{.FLAG}} {{.LIST}}", vars())).isEqualTo("3 1.5 false [a b c]");
     }
 
@@ -69,7 +70,8 @@ class TemplateTest {
                 "{{`raw \\n`}} ==> raw \\n",
                 "{{\"tab\\there\"}} ==> tab\there"
             })
-    void supportsTheDocumentedFunctions(String template, String expected) throws TaskfileException {
+    void supportsTheDocumentedFunctions(String template, String expected)
+            throws TaskfileException, Template.TooLongException {
         String os = Template.operatingSystem();
         String arch = Template.architecture();
         String adjusted = expected.replace("amd64", arch);
@@ -77,6 +79,13 @@ class TemplateTest {
             adjusted = os.equals("linux") ? "L" : "other";
         }
         assertThat(render(template, vars())).isEqualTo(adjusted);
+    }
+
+    @Test
+    void renderingStopsAtItsLimitInsteadOfGrowingWithoutEnd() throws TaskfileException, Template.TooLongException {
+        Template twice = Template.parse("{{.NAME}}{{.NAME}}", POSITION);
+        assertThat(twice.render(vars(), 6)).isEqualTo("AdaAda");
+        assertThatThrownBy(() -> twice.render(vars(), 5)).isInstanceOf(Template.TooLongException.class);
     }
 
     @Test
@@ -104,7 +113,7 @@ class TemplateTest {
     }
 
     @Test
-    void fiftyLevelsOfNestingStillRender() throws TaskfileException {
+    void fiftyLevelsOfNestingStillRender() throws TaskfileException, Template.TooLongException {
         String ifs = "{{if .NAME}}".repeat(25) + "{{(((((((((((((((((((((((((.NAME)))))))))))))))))))))))))}}"
                 + "{{end}}".repeat(25);
         assertThat(render(ifs, vars())).isEqualTo("Ada");
