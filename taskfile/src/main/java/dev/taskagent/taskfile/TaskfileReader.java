@@ -500,6 +500,10 @@ final class TaskfileReader {
                             position(item), "list variables may only hold plain values, not lists or mappings");
                 }
                 VarValue value = typedScalar(scalar);
+                if (value instanceof LiteralValue literal && literal.value() == null) {
+                    throw new TaskfileException(
+                            position(item), "a list variable holds an empty (null) entry; remove it or quote it ('')");
+                }
                 values.add(value instanceof LiteralValue literal ? literal.value() : scalar.getValue());
             }
             return new LiteralValue(List.copyOf(values));

@@ -174,6 +174,7 @@ class TaskfileReaderTest {
                 "unknown command key|x: {cmds: [{command: echo}]}|1|13|unknown key 'command' in a command",
                 "unknown template function|x: {cmds: ['echo {{upper .A}}']}|1|12|unknown template function 'upper' (supported: default, eq, OS, ARCH, join, trim)",
                 "range|x: {cmds: ['{{range .L}}x{{end}}']}|1|12|'range' is not supported in templates",
+                "null in a list variable|x: {vars: {L: [a, ~]}, cmds: [echo]}|1|19|a list variable holds an empty (null) entry",
                 "function in a desc|x: {desc: '{{upper .A}}', cmds: [echo]}|1|11|unknown template function 'upper'",
                 "wildcard name|'start:*': {cmds: [echo]}|1|1|wildcard task names ('start:*') are not supported",
                 "special var|x: {vars: {CLI_ARGS: x}, cmds: [echo]}|1|12|'CLI_ARGS' is a special variable set by the runner",
