@@ -10,6 +10,7 @@ import dev.taskagent.taskfile.Taskfile.ShellValue;
 import dev.taskagent.taskfile.Taskfile.TaskCall;
 import dev.taskagent.taskfile.Taskfile.TaskDef;
 import java.util.List;
+import java.util.Random;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -238,6 +239,62 @@ class TaskfileReaderTest {
         String brackets = "[".repeat(48) + "]".repeat(48);
         TaskfileException error = failure("version: '3'\nvars:\n  A: " + brackets + "\n");
         assertThat(error.getMessage()).contains("list variables may only hold plain values");
+    }
+
+    @Test
+    void whateverAMangledTaskfileHoldsTheReaderAnswersWithATaskfileOrALineAndColumn() {
+        // A seeded smoke check of the property; the cases it found are pinned by the tests above.
+        String sample = """
+                version: '3'
+                dotenv: ['.env', '{{.ENV}}/.env']
+                vars:
+                  A: &x hello
+                  L: [a, 1, true]
+                  S: {sh: echo hi}
+                env:
+                  E: '{{.A | default "y"}}'
+                tasks:
+                  build: &b
+                    desc: 'Build {{if eq .A "x"}}({{trim .A}}){{else}}no{{end}}'
+                    deps: [test, {task: lint, vars: {X: 1}}]
+                    vars: {W: '{{.W | default "z"}}'}
+                    cmds:
+                      - echo {{.CLI_ARGS}}
+                      - {cmd: 'echo "{{join " " .CLI_ARGS_LIST}}"', silent: true}
+                      - {task: lint, vars: {Y: *x}}
+                      - defer: {task: lint}
+                    preconditions: [{sh: 'true', msg: m}]
+                    requires: {vars: [A, {name: B}]}
+                    status: ['false']
+                    dir: sub
+                  test: echo test
+                  lint: [echo a, echo b]
+                  other:
+                    <<: *b
+                    desc: other
+                """;
+        String alphabet = "{}[]:,'\"&*!|>-#%@`?~\n \t.()$\\a0";
+        Random random = new Random(20_260_501L);
+        for (int i = 0; i < 2_000; i++) {
+            StringBuilder text = new StringBuilder(sample);
+            for (int edits = 1 + random.nextInt(4); edits > 0; edits--) {
+                int at = random.nextInt(text.length());
+                char c = alphabet.charAt(random.nextInt(alphabet.length()));
+                switch (random.nextInt(3)) {
+                    case 0 -> text.deleteCharAt(at);
+                    case 1 -> text.insert(at, c);
+                    default -> text.setCharAt(at, c);
+                }
+            }
+            String mangled = text.toString();
+            try {
+                read(mangled);
+            } catch (TaskfileException e) {
+                assertThat(e.line()).as(mangled).isPositive();
+            } catch (RuntimeException | StackOverflowError e) {
+                throw new AssertionError("the reader threw " + e + " for:\n" + mangled, e);
+            }
+        }
     }
 
     @Test
