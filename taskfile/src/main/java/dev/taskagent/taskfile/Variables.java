@@ -11,6 +11,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #MAX_RENDERED_CHARS} characters in all, so that variables that repeat each other cannot fill the
  * heap: ten of them, each twice the one before, already make a thousand times the text.
  *
- * <p>Immutable and thread-safe (the parallel deps of a run share one).
+ * <p>Thread-safe: the parallel deps of a run share one. Its only state is the render budget, an atomic
+ * counter; everything else is fixed when it is made.
  */
 final class Variables {
     /** Gives an {@code sh:} value its value. */
@@ -254,7 +256,13 @@ final class Variables {
             if (name.isBlank()) {
                 continue;
             }
-            Path file = root.resolve(name).normalize();
+            Path file;
+            try {
+                file = root.resolve(name).normalize();
+            } catch (InvalidPathException e) {
+                throw TaskFailure.refused("The dotenv file name at " + template.position() + " is not a valid path: "
+                        + e.getReason() + ".");
+            }
             try {
                 if (!Files.exists(file)) {
                     continue;

@@ -164,6 +164,16 @@ class HostileFilesTest {
     }
 
     @Test
+    void aDotenvNameThatIsNoPathIsRefused() {
+        UserTasks tasks =
+                UserTasks.create(root, "version: '3'\ndotenv: [\"bad\\0name\"]\ntasks:\n  build: touch built\n");
+        Run run = tasks.run("build");
+        assertThat(run.message())
+                .isEqualTo("The dotenv file name at line 2, column 10 is not a valid path: Nul character not allowed.");
+        assertThat(root.resolve("built")).doesNotExist();
+    }
+
+    @Test
     void variablesThatRepeatEachOtherAreRefusedInsteadOfFillingTheHeap() {
         // V0 has 16 characters, each next one 16 times the one before: V8 would have 68 billion
         StringBuilder taskfile = new StringBuilder("version: '3'\nvars:\n  V0: aaaaaaaaaaaaaaaa\n");
