@@ -8,12 +8,20 @@ import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** {@code list_user_tasks}: the described, non-internal tasks of the Taskfile. Thread-safe. */
+/**
+ * {@code list_user_tasks}: the described, non-internal tasks of the Taskfile, with their {@code desc} rendered
+ * as {@code task --list} renders it: with the variables a run would see (dotenv files included, no
+ * arguments), except that no command runs, so {@code sh:} values are empty. Thread-safe.
+ */
 final class ListUserTasksTool implements Tool {
     static final String NAME = "list_user_tasks";
 
@@ -25,9 +33,11 @@ final class ListUserTasksTool implements Tool {
     private static final String SCHEMA = JsonSchema.object().toJson();
 
     private final TaskfileSource source;
+    private final Settings settings;
 
-    ListUserTasksTool(TaskfileSource source) {
+    ListUserTasksTool(TaskfileSource source, Settings settings) {
         this.source = source;
+        this.settings = settings;
     }
 
     @Override
@@ -53,12 +63,22 @@ final class ListUserTasksTool implements Tool {
             return ToolResult.error(unusable(snapshot.problem()));
         }
         List<TaskDef> listed = listed(snapshot.taskfile());
+        Map<String, String> descriptions;
+        try {
+            descriptions = descriptions(snapshot.taskfile(), listed);
+        } catch (TaskFailure e) {
+            return ToolResult.error(unusable(e.getMessage()));
+        } catch (IOException e) {
+            return ToolResult.error(
+                    "The project root " + settings.projectRoot() + " cannot be read: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ToolResult.error("Listing the user tasks was interrupted.");
+        }
         ObjectNode result = JsonNodeFactory.instance.objectNode();
         ArrayNode tasks = result.putArray("tasks");
         for (TaskDef task : listed) {
-            tasks.addObject()
-                    .put("name", task.name())
-                    .put("description", task.desc().strip());
+            tasks.addObject().put("name", task.name()).put("description", descriptions.get(task.name()));
         }
         result.put(
                 "message",
@@ -67,6 +87,27 @@ final class ListUserTasksTool implements Tool {
                         : listed.size() + (listed.size() == 1 ? " task" : " tasks")
                                 + ". Run one with run_user_task; put extra command-line arguments in args.");
         return ToolResult.ok(result.toString());
+    }
+
+    /** Renders each task's desc with its variables, as a run without arguments would have them. */
+    private Map<String, String> descriptions(Taskfile taskfile, List<TaskDef> tasks)
+            throws TaskFailure, IOException, InterruptedException {
+        Map<String, String> descriptions = new LinkedHashMap<>();
+        Path root = settings.projectRoot();
+        Variables variables = Variables.load(
+                taskfile,
+                settings,
+                List.of(),
+                root.toRealPath(),
+                Variables.NOT_RUN,
+                System.nanoTime() + SmallFile.READ_TIMEOUT.toNanos());
+        for (TaskDef task : tasks) {
+            Variables.Values values = variables.taskfileValues(task, Variables.NOT_RUN);
+            variables.addVars(task.vars(), values, root, Variables.NOT_RUN);
+            descriptions.put(
+                    task.name(), variables.render(task.desc(), values.vars()).strip());
+        }
+        return descriptions;
     }
 
     /** @return the tasks list_user_tasks shows, in order */

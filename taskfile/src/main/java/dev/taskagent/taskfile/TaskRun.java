@@ -3,18 +3,12 @@ package dev.taskagent.taskfile;
 import dev.taskagent.taskfile.Taskfile.Call;
 import dev.taskagent.taskfile.Taskfile.Command;
 import dev.taskagent.taskfile.Taskfile.Defer;
-import dev.taskagent.taskfile.Taskfile.LiteralValue;
 import dev.taskagent.taskfile.Taskfile.Precondition;
 import dev.taskagent.taskfile.Taskfile.Shell;
-import dev.taskagent.taskfile.Taskfile.ShellValue;
 import dev.taskagent.taskfile.Taskfile.TaskCall;
 import dev.taskagent.taskfile.Taskfile.TaskDef;
-import dev.taskagent.taskfile.Taskfile.TextValue;
 import dev.taskagent.taskfile.Taskfile.VarDef;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,10 +29,8 @@ import org.slf4j.LoggerFactory;
  * capped outputs. Implements go-task's order: required variables, deps (in parallel), preconditions,
  * status, then the commands; defers run at the end in reverse order.
  *
- * <p>Variables, lowest precedence first: the passed host environment and dotenv, the special variables,
- * the Taskfile's {@code env} and {@code vars}, the caller's {@code vars}, the task's {@code vars}. The
- * environment of a command, lowest first: the passed host environment, dotenv, the Taskfile's {@code env},
- * the task's {@code env}.
+ * <p>The variables and environment of each task are layered by {@link Variables}; the run gives them the
+ * task's directory and runs their {@code sh:} commands.
  *
  * <p>Used once, by one thread (it starts its own threads for parallel deps).
  */
@@ -51,7 +43,6 @@ final class TaskRun {
     private final Settings settings;
     private final ShellLauncher launcher;
     private final Path root;
-    private final Path taskfileDir;
     private final List<String> args;
     private final long deadlineNanos;
     private final CappedOutput stdout;
@@ -59,7 +50,7 @@ final class TaskRun {
     private final Map<String, String> shellValues = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> callCounts = new ConcurrentHashMap<>();
     private Path realRoot;
-    private Map<String, String> dotenv = Map.of();
+    private Variables variables;
     private volatile Path workingDirectory;
 
     /** The state of one task invocation: its variables, directory and environment. */
@@ -70,7 +61,6 @@ final class TaskRun {
         this.settings = settings;
         this.launcher = launcher;
         this.root = settings.projectRoot();
-        this.taskfileDir = settings.taskfilePath().getParent();
         this.args = List.copyOf(args);
         this.deadlineNanos = System.nanoTime() + settings.timeout().toNanos();
         this.stdout = new CappedOutput(settings.outputLimitBytes());
@@ -89,7 +79,7 @@ final class TaskRun {
         boolean isUpToDate = false;
         try {
             realRoot = root.toRealPath();
-            dotenv = loadDotenv();
+            variables = Variables.load(taskfile, settings, args, realRoot, shellRunner(task), deadlineNanos);
             isUpToDate = !runTask(task, Map.of(), false);
         } catch (TaskFailure e) {
             failure = e;
@@ -180,42 +170,17 @@ final class TaskRun {
 
     private Scope prepare(TaskDef task, Map<String, Object> callVars, boolean isCallSilent)
             throws TaskFailure, InterruptedException {
-        Map<String, String> env = new LinkedHashMap<>(settings.environment());
-        env.putAll(dotenv);
-        Map<String, Object> vars = new LinkedHashMap<>(env);
-        vars.putAll(specialVars(task));
-        for (VarDef def : taskfile.env()) {
-            String value = Template.print(evaluate(def, task, vars, root, env));
-            env.put(def.name(), value);
-            vars.put(def.name(), value);
-        }
-        for (VarDef def : taskfile.vars()) {
-            vars.put(def.name(), evaluate(def, task, vars, root, env));
-        }
-        vars.putAll(callVars);
-        Path varsDir = directory(task, vars, false);
-        for (VarDef def : task.vars()) {
-            vars.put(def.name(), evaluate(def, task, vars, varsDir, env));
-        }
-        Path dir = directory(task, vars, true);
-        for (VarDef def : task.env()) {
-            env.put(def.name(), Template.print(evaluate(def, task, vars, dir, env)));
-        }
+        Variables.Shell shell = shellRunner(task);
+        Variables.Values values = variables.taskfileValues(task, shell);
+        values.vars().putAll(callVars);
+        Path varsDir = directory(task, values.vars(), false);
+        variables.addVars(task.vars(), values, varsDir, shell);
+        Path dir = directory(task, values.vars(), true);
+        variables.addEnv(task.env(), values, dir, shell);
         if (workingDirectory == null) {
             workingDirectory = dir; // the first task prepared is the one the model asked for
         }
-        return new Scope(task, vars, dir, env, task.silent() || isCallSilent);
-    }
-
-    private Map<String, Object> specialVars(TaskDef task) {
-        Map<String, Object> special = new LinkedHashMap<>();
-        special.put("TASK", task.name());
-        special.put("ROOT_DIR", taskfileDir.toString());
-        special.put("TASKFILE_DIR", taskfileDir.toString());
-        special.put("USER_WORKING_DIR", root.toString());
-        special.put("CLI_ARGS", ShellWords.quoteAll(args));
-        special.put("CLI_ARGS_LIST", args);
-        return special;
+        return new Scope(task, values.vars(), dir, values.env(), task.silent() || isCallSilent);
     }
 
     private void checkRequiredVars(Scope scope) throws TaskFailure {
@@ -302,13 +267,13 @@ final class TaskRun {
 
     private void checkPreconditions(Scope scope) throws TaskFailure, InterruptedException {
         for (Precondition precondition : scope.task().preconditions()) {
-            String command = precondition.sh().render(scope.vars());
+            String command = variables.render(precondition.sh(), scope.vars());
             ShellLauncher.Outcome outcome =
                     launch(scope, command, ShellLauncher.Sink.DISCARD, ShellLauncher.Sink.DISCARD);
             if (outcome.exitCode() != 0) {
                 String message = precondition.msg() == null
                         ? "`" + command + "` failed"
-                        : precondition.msg().render(scope.vars());
+                        : variables.render(precondition.msg(), scope.vars());
                 stderr.write("task: " + message + "\n");
                 throw TaskFailure.exited(
                         "Task '" + scope.task().name() + "' did not run: a precondition was not met: " + message
@@ -323,7 +288,7 @@ final class TaskRun {
             return false;
         }
         for (Template status : scope.task().status()) {
-            String command = status.render(scope.vars());
+            String command = variables.render(status, scope.vars());
             if (launch(scope, command, ShellLauncher.Sink.DISCARD, ShellLauncher.Sink.DISCARD)
                             .exitCode()
                     != 0) {
@@ -405,7 +370,7 @@ final class TaskRun {
     }
 
     private void runShell(Scope scope, Shell shell, Map<String, Object> vars) throws TaskFailure, InterruptedException {
-        String command = shell.command().render(vars);
+        String command = variables.render(shell.command(), vars);
         if (!scope.isSilent() && !shell.silent()) {
             stderr.write("task: [" + scope.task().name() + "] " + command + "\n");
         }
@@ -419,7 +384,7 @@ final class TaskRun {
     }
 
     private TaskDef calledTask(Scope scope, Call call) throws TaskFailure {
-        String name = call.task().render(scope.vars());
+        String name = variables.render(call.task(), scope.vars());
         TaskDef task = taskfile.tasks().get(name);
         if (task == null) {
             throw TaskFailure.refused("Task '" + scope.task().name() + "' calls task '" + name + "' (" + call.position()
@@ -431,22 +396,22 @@ final class TaskRun {
     private Map<String, Object> callVars(Scope scope, Call call) throws TaskFailure, InterruptedException {
         Map<String, Object> values = new LinkedHashMap<>();
         for (VarDef def : call.vars()) {
-            values.put(def.name(), evaluate(def, scope.task(), scope.vars(), scope.dir(), scope.env()));
+            values.put(
+                    def.name(),
+                    variables.value(def, scope.vars(), scope.dir(), scope.env(), shellRunner(scope.task())));
         }
         return values;
     }
 
     // ---- values and processes --------------------------------------------------------------------
 
-    private Object evaluate(VarDef def, TaskDef task, Map<String, Object> vars, Path dir, Map<String, String> env)
+    /** @return what runs the {@code sh:} values of a task: once per directory and command in a run */
+    private Variables.Shell shellRunner(TaskDef task) {
+        return (def, command, dir, env) -> shellValue(task, def, command, dir, env);
+    }
+
+    private String shellValue(TaskDef task, VarDef def, String command, Path dir, Map<String, String> env)
             throws TaskFailure, InterruptedException {
-        if (def.value() instanceof TextValue text) {
-            return text.template().render(vars);
-        }
-        if (def.value() instanceof LiteralValue literal) {
-            return literal.value();
-        }
-        String command = ((ShellValue) def.value()).command().render(vars);
         String key = dir + "\0" + command;
         String cached = shellValues.get(key);
         if (cached != null) {
@@ -514,7 +479,7 @@ final class TaskRun {
         if (task.dir() == null) {
             return realRoot;
         }
-        String text = task.dir().render(vars);
+        String text = variables.render(task.dir(), vars);
         if (text.isBlank()) {
             return realRoot;
         }
@@ -560,43 +525,6 @@ final class TaskRun {
         return TaskFailure.refused("Task '" + task.name() + "' did not run: its dir '" + dir + "' resolves to "
                 + resolved + ", outside the project root " + root + ". A task's dir must stay beneath the project"
                 + " root.");
-    }
-
-    private Map<String, String> loadDotenv() throws TaskFailure {
-        Map<String, String> values = new LinkedHashMap<>();
-        Map<String, Object> vars = new LinkedHashMap<>(settings.environment());
-        vars.put("ROOT_DIR", taskfileDir.toString());
-        vars.put("TASKFILE_DIR", taskfileDir.toString());
-        vars.put("USER_WORKING_DIR", root.toString());
-        for (Template template : taskfile.dotenv()) {
-            String name = template.render(vars);
-            if (name.isBlank()) {
-                continue;
-            }
-            Path file = root.resolve(name).normalize();
-            try {
-                if (!Files.exists(file)) {
-                    continue;
-                }
-                if (!file.startsWith(root) || !file.toRealPath().startsWith(realRoot)) {
-                    throw TaskFailure.refused("The dotenv file '" + name + "' is outside the project root " + root
-                            + "; keep .env files beneath it.");
-                }
-                String content = StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
-                        .toString();
-                Dotenv.parse(content).forEach(values::putIfAbsent);
-            } catch (CharacterCodingException e) {
-                throw TaskFailure.refused("The dotenv file '" + name + "' is not UTF-8 text.");
-            } catch (IOException e) {
-                throw TaskFailure.refused("The dotenv file '" + name + "' cannot be read: " + e.getMessage());
-            } catch (IllegalArgumentException e) {
-                throw TaskFailure.refused("The dotenv file '" + name + "' is malformed at " + e.getMessage() + ".");
-            }
-        }
-        return values;
     }
 
     private static String abbreviate(String command) {

@@ -37,7 +37,8 @@ record Taskfile(List<VarDef> vars, List<VarDef> env, List<Template> dotenv, Map<
      * One task.
      *
      * @param name its name, as called
-     * @param desc its {@code desc}, empty when absent (then it is not listed)
+     * @param desc its {@code desc} (a template, rendered when listed), empty when absent (then it is not
+     *     listed)
      * @param summary its {@code summary}, empty when absent
      * @param cmds its commands, in order
      * @param deps the tasks run (in parallel) before it
@@ -54,7 +55,7 @@ record Taskfile(List<VarDef> vars, List<VarDef> env, List<Template> dotenv, Map<
      */
     record TaskDef(
             String name,
-            String desc,
+            Template desc,
             String summary,
             List<Command> cmds,
             List<Call> deps,
@@ -82,9 +83,9 @@ record Taskfile(List<VarDef> vars, List<VarDef> env, List<Template> dotenv, Map<
             Objects.requireNonNull(position, "position");
         }
 
-        /** @return true when {@code list_user_tasks} shows it */
+        /** @return true when {@code list_user_tasks} shows it: as in go-task, its desc as written decides */
         boolean isListed() {
-            return !internal && !desc.isBlank();
+            return !internal && !desc.source().isBlank();
         }
     }
 

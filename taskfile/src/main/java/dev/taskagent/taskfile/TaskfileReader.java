@@ -21,7 +21,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.composer.Composer;
+import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -31,6 +32,9 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.parser.Parser;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
@@ -45,6 +49,13 @@ final class TaskfileReader {
             Set.of("CLI_ARGS", "CLI_ARGS_LIST", "TASK", "ROOT_DIR", "TASKFILE_DIR", "USER_WORKING_DIR", "EXIT_CODE");
 
     private static final int MAX_CODE_POINTS = 1_000_000;
+
+    /**
+     * How deeply lists and mappings may nest. The supported subset needs seven levels at most (a list
+     * variable in the vars of a task call); the YAML composer recurses once per level, so a few kilobytes of
+     * {@code [[[[…} would otherwise overflow the stack.
+     */
+    static final int MAX_NESTING = 50;
 
     private static final Set<String> TOP_LEVEL_KEYS = Set.of("version", "vars", "env", "dotenv", "tasks");
     private static final Set<String> TASK_KEYS = Set.of(
@@ -141,9 +152,10 @@ final class TaskfileReader {
                 .setMaxAliasesForCollections(50)
                 .setCodePointLimit(MAX_CODE_POINTS * 4)
                 .build();
+        Parser parser = new NestingLimit(new ParserImpl(settings, new StreamReader(settings, text)));
         try {
-            return new Compose(settings)
-                    .composeString(text)
+            return new Composer(settings, parser)
+                    .getSingleNode()
                     .orElseThrow(() -> new TaskfileException(
                             new Position(1, 1), "the file is empty; write version: '3' and a tasks: mapping"));
         } catch (MarkedYamlEngineException e) {
@@ -154,6 +166,70 @@ final class TaskfileReader {
             throw new TaskfileException(position, "invalid YAML: " + problem + context);
         } catch (YamlEngineException e) {
             throw new TaskfileException(new Position(1, 1), "invalid YAML: " + e.getMessage());
+        } catch (NestingTooDeep e) {
+            throw new TaskfileException(
+                    e.position,
+                    "lists and mappings nest more than " + MAX_NESTING + " levels deep here; a Taskfile needs a"
+                            + " handful: flatten the structure");
+        }
+    }
+
+    /**
+     * Stops the YAML events as soon as lists and mappings nest deeper than {@link #MAX_NESTING}, before the
+     * composer (which recurses once per level) can overflow the stack. The parser itself does not recurse.
+     */
+    private static final class NestingLimit implements Parser {
+        private final Parser parser;
+        private int depth;
+
+        NestingLimit(Parser parser) {
+            this.parser = parser;
+        }
+
+        @Override
+        public boolean checkEvent(Event.ID id) {
+            return parser.checkEvent(id);
+        }
+
+        @Override
+        public Event peekEvent() {
+            return parser.peekEvent();
+        }
+
+        @Override
+        public boolean hasNext() {
+            return parser.hasNext();
+        }
+
+        @Override
+        public Event next() {
+            Event event = parser.next();
+            switch (event.getEventId()) {
+                case SequenceStart, MappingStart -> {
+                    if (++depth > MAX_NESTING) {
+                        throw new NestingTooDeep(event.getStartMark()
+                                .map(TaskfileReader::position)
+                                .orElse(new Position(1, 1)));
+                    }
+                }
+                case SequenceEnd, MappingEnd -> depth--;
+                default -> {
+                    // scalars, aliases, comments and document markers do not nest
+                }
+            }
+            return event;
+        }
+    }
+
+    /** Thrown through the composer by {@link NestingLimit}; turned into a {@link TaskfileException}. */
+    private static final class NestingTooDeep extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final transient Position position;
+
+        NestingTooDeep(Position position) {
+            super(null, null, false, false);
+            this.position = position;
         }
     }
 
@@ -217,7 +293,7 @@ final class TaskfileReader {
         Node dir = value(entries, "dir");
         return new TaskDef(
                 name,
-                optionalScalar(value(entries, "desc"), "'desc'"),
+                optionalTemplate(value(entries, "desc"), "'desc'", position),
                 optionalScalar(value(entries, "summary"), "'summary'"),
                 cmds,
                 deps(value(entries, "deps")),
@@ -235,8 +311,21 @@ final class TaskfileReader {
 
     private static TaskDef simpleTask(String name, Position position, List<Command> cmds) {
         return new TaskDef(
-                name, "", "", cmds, List.of(), List.of(), List.of(), null, false, false, false, List.of(), List.of(),
-                List.of(), position);
+                name,
+                Template.text("", position),
+                "",
+                cmds,
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                false,
+                false,
+                false,
+                List.of(),
+                List.of(),
+                List.of(),
+                position);
     }
 
     private static List<Command> commands(SequenceNode sequence) throws TaskfileException {
@@ -411,6 +500,10 @@ final class TaskfileReader {
                             position(item), "list variables may only hold plain values, not lists or mappings");
                 }
                 VarValue value = typedScalar(scalar);
+                if (value instanceof LiteralValue literal && literal.value() == null) {
+                    throw new TaskfileException(
+                            position(item), "a list variable holds an empty (null) entry; remove it or quote it ('')");
+                }
                 values.add(value instanceof LiteralValue literal ? literal.value() : scalar.getValue());
             }
             return new LiteralValue(List.copyOf(values));
@@ -593,6 +686,13 @@ final class TaskfileReader {
 
     private static String optionalScalar(Node node, String what) throws TaskfileException {
         return node == null || isNull(node) ? "" : scalar(node, what);
+    }
+
+    private static Template optionalTemplate(Node node, String what, Position absent) throws TaskfileException {
+        if (node == null || isNull(node)) {
+            return Template.text("", absent);
+        }
+        return template(scalarNode(node, what));
     }
 
     private static boolean flag(Node node, String what) throws TaskfileException {

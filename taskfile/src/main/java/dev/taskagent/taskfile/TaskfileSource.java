@@ -5,21 +5,20 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The project's Taskfile, re-read when it changes: every call reads the file (it is small) and parses it
  * again only when its bytes differ from the last read, so an edit is picked up by the next tool call.
+ * Every read goes through {@link SmallFile}: a file replaced by a named pipe, a device or something too
+ * large gives a problem to report, never a hang or an exhausted heap.
  *
  * <p>Thread-safe.
  */
 final class TaskfileSource {
-    /** Larger files are refused: a Taskfile is a few kilobytes. */
-    static final int MAX_BYTES = 1024 * 1024;
-
     /**
      * What reading the file gave: a Taskfile, or a problem to report.
      *
@@ -51,12 +50,26 @@ final class TaskfileSource {
     synchronized Snapshot current() {
         byte[] bytes;
         try {
-            if (Files.size(file) > MAX_BYTES) {
-                return remember(null, new Snapshot(null, shownName + " is larger than " + MAX_BYTES + " bytes."));
-            }
-            bytes = Files.readAllBytes(file);
+            bytes = SmallFile.read(file, System.nanoTime() + SmallFile.READ_TIMEOUT.toNanos());
         } catch (NoSuchFileException e) {
             return remember(null, new Snapshot(null, shownName + " was not found at " + file + "."));
+        } catch (SmallFile.RefusedFileException e) {
+            return remember(
+                    null,
+                    new Snapshot(
+                            null,
+                            shownName + " " + e.getMessage() + "; a Taskfile must be a regular file of at most "
+                                    + SmallFile.MAX_SIZE_TEXT + " (a symbolic link to one is fine)."));
+        } catch (TimeoutException e) {
+            return remember(
+                    null,
+                    new Snapshot(
+                            null,
+                            shownName + " could not be read within " + TaskRun.describe(SmallFile.READ_TIMEOUT)
+                                    + "; is it a named pipe? A Taskfile must be a regular file."));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return remember(null, new Snapshot(null, "Reading " + shownName + " was interrupted."));
         } catch (IOException e) {
             return remember(null, new Snapshot(null, shownName + " cannot be read: " + e.getMessage()));
         }

@@ -2,6 +2,7 @@ package dev.taskagent.taskfile;
 
 import dev.taskagent.tool.Toolbox;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * <p>When the Taskfile is missing or malformed, the toolbox is empty and one warning is logged (with the
  * line and column of the problem); everything else keeps working. Once registered, the tools re-read the
  * file whenever it changes; if it breaks later, they return an error result naming the line and column.
+ * The Taskfile and the {@code dotenv} files it names are only read when they are regular files (symbolic
+ * links are followed) of at most 1 MiB, so a file replaced by a named pipe or a link to a device gives an
+ * error, not a hang.
  *
  * <p><b>Trust:</b> a Taskfile is code. Its commands run with the rights of the agent's process; only the
  * arguments a model passes are treated as untrusted (each reaches the command as one literal word).
@@ -58,8 +62,8 @@ public final class TaskfileTools {
      * Returns the tools for a project, with the default settings.
      *
      * @param projectRoot the folder that holds {@code .agent/Taskfile.yml}; commands run there
-     * @return the two tools, or an empty toolbox when the Taskfile is missing or malformed or bash cannot
-     *     be found (a warning says why)
+     * @return the two tools, or an empty toolbox when the Taskfile is missing, malformed, not a regular file
+     *     or larger than 1 MiB, or bash cannot be found (a warning says why)
      * @throws NullPointerException if projectRoot is null
      */
     public static Toolbox forProject(Path projectRoot) {
@@ -234,13 +238,14 @@ public final class TaskfileTools {
          * Reads the Taskfile once and returns the tools.
          *
          * @return {@code list_user_tasks} and {@code run_user_task}, or an empty toolbox (with one warning
-         *     logged) when {@code .agent/Taskfile.yml} is missing or malformed, or bash cannot be found
+         *     logged) when {@code .agent/Taskfile.yml} is missing, malformed, not a regular file or larger than
+         *     1 MiB, or bash cannot be found
          */
         public Toolbox build() {
             Path root = projectRoot.toAbsolutePath().normalize();
             Settings settings = new Settings(root, timeout, killGracePeriod, outputLimitBytes, passed(), clock);
             Path file = settings.taskfilePath();
-            if (!Files.isRegularFile(file)) {
+            if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
                 warnings.accept("No .agent/Taskfile.yml in " + root + ": the tools list_user_tasks and run_user_task"
                         + " are not registered.");
                 return Toolbox.empty();
@@ -259,7 +264,7 @@ public final class TaskfileTools {
                 warnings.accept(e.getMessage() + ". The tools list_user_tasks and run_user_task are not registered.");
                 return Toolbox.empty();
             }
-            return Toolbox.of(new ListUserTasksTool(source), new RunUserTaskTool(source, settings, launcher));
+            return Toolbox.of(new ListUserTasksTool(source, settings), new RunUserTaskTool(source, settings, launcher));
         }
 
         private Map<String, String> passed() {

@@ -24,14 +24,31 @@ final class Template {
     /** The template functions, as in go-task (sprig's {@code default}, {@code join}, {@code trim}). */
     static final List<String> FUNCTIONS = List.of("default", "eq", "OS", "ARCH", "join", "trim");
 
+    /**
+     * How deeply {@code {{if}}} blocks and parentheses may nest. Parsing and rendering recurse once per
+     * level, so thousands of levels would overflow the stack; real templates use two or three.
+     */
+    static final int MAX_NESTING = 50;
+
     private static final Set<String> UNSUPPORTED_KEYWORDS =
             Set.of("range", "with", "define", "template", "block", "break", "continue", "nil");
 
     private final String source;
+    private final Taskfile.Position position;
     private final List<Node> nodes;
 
-    private Template(String source, List<Node> nodes) {
+    /** Rendering would produce more characters than the caller allows. */
+    static final class TooLongException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        TooLongException() {
+            super(null, null, false, false);
+        }
+    }
+
+    private Template(String source, Taskfile.Position position, List<Node> nodes) {
         this.source = source;
+        this.position = position;
         this.nodes = nodes;
     }
 
@@ -45,27 +62,30 @@ final class Template {
      */
     static Template parse(String source, Taskfile.Position position) throws TaskfileException {
         Objects.requireNonNull(source, "source");
-        return new Template(source, new Parser(source, position).parse());
+        return new Template(source, position, new Parser(source, position).parse());
     }
 
     /**
-     * A template of plain text without actions, for values that are not written in the Taskfile.
+     * A template of plain text without actions.
      *
      * @param text the text
+     * @param position where it stands in the Taskfile
      * @return a template that renders as the text
      */
-    static Template text(String text) {
-        return new Template(text, List.of(new Text(text)));
+    static Template text(String text, Taskfile.Position position) {
+        return new Template(text, position, text.isEmpty() ? List.of() : List.of(new Text(text)));
     }
 
     /** @return the text when the template has no action (so it always renders the same), else null */
     String constantText() {
+        StringBuilder text = new StringBuilder();
         for (Node node : nodes) {
-            if (!(node instanceof Text)) {
+            if (!(node instanceof Text plain)) {
                 return null;
             }
+            text.append(plain.text());
         }
-        return render(Map.of());
+        return text.toString();
     }
 
     /** @return the text as written */
@@ -73,16 +93,41 @@ final class Template {
         return source;
     }
 
+    /** @return where the template is written in the Taskfile */
+    Taskfile.Position position() {
+        return position;
+    }
+
     /**
-     * Renders the template.
+     * Renders the template, stopping as soon as the text grows past a limit: variables that repeat each
+     * other ({@code B: '{{.A}}{{.A}}'}, {@code C: '{{.B}}{{.B}}'} …) grow exponentially.
      *
      * @param vars the variables by name; values are Strings, Booleans, Longs, Doubles, Lists or null
+     * @param maxChars how many characters the text may have
      * @return the text
+     * @throws TooLongException if the text would have more than maxChars characters
      */
-    String render(Map<String, ?> vars) {
-        StringBuilder out = new StringBuilder(source.length() + 16);
+    String render(Map<String, ?> vars, long maxChars) throws TooLongException {
+        Output out = new Output(maxChars);
         renderNodes(nodes, vars, out);
-        return out.toString();
+        return out.text.toString();
+    }
+
+    /** The text being rendered, with its limit. */
+    private static final class Output {
+        private final StringBuilder text = new StringBuilder();
+        private final long maxChars;
+
+        Output(long maxChars) {
+            this.maxChars = maxChars;
+        }
+
+        void append(String more) throws TooLongException {
+            if (text.length() + (long) more.length() > maxChars) {
+                throw new TooLongException();
+            }
+            text.append(more);
+        }
     }
 
     @Override
@@ -172,7 +217,7 @@ final class Template {
         }
     }
 
-    private static void renderNodes(List<Node> nodes, Map<String, ?> vars, StringBuilder out) {
+    private static void renderNodes(List<Node> nodes, Map<String, ?> vars, Output out) throws TooLongException {
         for (Node node : nodes) {
             if (node instanceof Text text) {
                 out.append(text.text());
@@ -184,7 +229,7 @@ final class Template {
         }
     }
 
-    private static void renderIf(If conditional, Map<String, ?> vars, StringBuilder out) {
+    private static void renderIf(If conditional, Map<String, ?> vars, Output out) throws TooLongException {
         for (Branch branch : conditional.branches()) {
             if (isTruthy(evaluate(branch.condition(), vars))) {
                 renderNodes(branch.body(), vars, out);
@@ -338,6 +383,7 @@ final class Template {
         private int next;
         private List<Token> tokens;
         private int cursor;
+        private int depth;
 
         Parser(String source, Taskfile.Position position) {
             this.source = source;
@@ -491,6 +537,13 @@ final class Template {
         }
 
         private If parseIf() throws TaskfileException {
+            enterNesting();
+            If conditional = parseIfBranches();
+            depth--;
+            return conditional;
+        }
+
+        private If parseIfBranches() throws TaskfileException {
             List<Branch> branches = new ArrayList<>();
             Pipeline condition = parseWholePipeline();
             while (true) {
@@ -602,16 +655,25 @@ final class Template {
                 case NUMBER:
                     return new Literal(token.value());
                 case LEFT:
+                    enterNesting();
                     Pipeline inner = parsePipeline();
                     if (cursor >= tokens.size() || tokens.get(cursor).kind() != Kind.RIGHT) {
                         throw error("a '(' is not closed");
                     }
                     cursor++;
+                    depth--;
                     return new Group(inner);
                 case IDENT:
                     return identifier(token.text());
                 default:
                     throw error("unexpected '" + token.text() + "'");
+            }
+        }
+
+        private void enterNesting() throws TaskfileException {
+            if (++depth > MAX_NESTING) {
+                throw error("{{if}} blocks and parentheses nest more than " + MAX_NESTING + " levels deep; flatten"
+                        + " the template");
             }
         }
 
@@ -707,16 +769,26 @@ final class Template {
 
         private Object number(String text) throws TaskfileException {
             try {
-                if (text.matches("[+-]?\\d+")) {
+                String unsigned = text.charAt(0) == '+' || text.charAt(0) == '-' ? text.substring(1) : text;
+                int dot = unsigned.indexOf('.');
+                if (dot < 0 && isDigits(unsigned)) {
                     return Long.parseLong(text);
                 }
-                if (text.matches("[+-]?\\d+\\.\\d+")) {
+                if (dot > 0 && isDigits(unsigned.substring(0, dot)) && isDigits(unsigned.substring(dot + 1))) {
                     return Double.parseDouble(text);
                 }
             } catch (NumberFormatException e) {
                 // reported below
             }
             throw error("the number '" + text + "' is not supported; write a decimal integer or a decimal fraction");
+        }
+
+        private static boolean isDigits(String text) {
+            return !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9');
+        }
+
+        private static boolean isHexDigit(int c) {
+            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
         }
 
         private String unquote(String text) throws TaskfileException {
@@ -742,7 +814,7 @@ final class Template {
                     case 'x', 'u', 'U' -> {
                         int digits = escaped == 'x' ? 2 : escaped == 'u' ? 4 : 8;
                         String hex = text.substring(i + 1, Math.min(text.length(), i + 1 + digits));
-                        if (hex.length() != digits || !hex.matches("[0-9a-fA-F]+")) {
+                        if (hex.length() != digits || !hex.chars().allMatch(Parser::isHexDigit)) {
                             throw error("the escape '\\" + escaped + hex + "' needs " + digits + " hex digits");
                         }
                         long codePoint = Long.parseLong(hex, 16);

@@ -342,7 +342,7 @@ class RunUserTaskTest {
         String agentDir = root.resolve(".agent").toString();
         assertThat(run.stdout())
                 .isEqualTo("Hello, world! fallback\nquick y\n[padded] " + Template.operatingSystem() + " "
-                        + Template.architecture() + "\nshow|" + agentDir + "|" + agentDir + "|" + root + "\n");
+                        + Template.architecture() + "\nshow|" + root + "|" + agentDir + "|" + root + "\n");
     }
 
     @Test
@@ -410,6 +410,29 @@ class RunUserTaskTest {
                       - echo "$FROM_DOTENV $OVERRIDDEN $GLOBAL_ENV $TASK_ENV $API_TOKEN"
                 """);
         assertThat(tasks.run("show").stdout()).isEqualTo("dotenv global dotenv-templated task from .env is fine\n");
+    }
+
+    @Test
+    void dotenvFileNamesAreRenderedWithTheTaskfilesEnvAndVarsAsInGoTask() throws IOException {
+        UserTasks.write(root.resolve("staging/.env"), "GREETING=hello from staging\n");
+        UserTasks.write(root.resolve("config/eu.env"), "REGION_NAME=Europe\n");
+        UserTasks tasks = tasks("""
+                version: '3'
+                env:
+                  ENV: staging
+                vars:
+                  CONFIG: config
+                  REGION: {sh: 'echo ran >> sh.log; echo eu'}
+                dotenv: ['{{.ENV}}/.env', '{{.CONFIG}}/{{.REGION}}.env']
+                tasks:
+                  show:
+                    silent: true
+                    cmds:
+                      - echo "$GREETING in $REGION_NAME"
+                """);
+        assertThat(tasks.run("show").stdout()).isEqualTo("hello from staging in Europe\n");
+        // the sh: value is computed once per run, for the file names and the task alike
+        assertThat(Files.readAllLines(root.resolve("sh.log"))).containsExactly("ran");
     }
 
     @Test
@@ -527,6 +550,28 @@ class RunUserTaskTest {
         assertThat(tasks.run("here").stdout()).isEqualTo(realRoot() + "\n");
         assertThat(tasks.run("sub").stdout()).isEqualTo(realRoot().resolve("build/out") + "\n");
         assertThat(Files.isDirectory(root.resolve("build/out"))).isTrue();
+    }
+
+    @Test
+    void commandsRunInRootDirAndADirIsResolvedFromItAsWithTaskDirOption() {
+        // go-task's rule for `task --dir <project root> --taskfile .agent/Taskfile.yml`
+        UserTasks tasks = tasks("""
+                version: '3'
+                tasks:
+                  here:
+                    silent: true
+                    cmds: ['[ "$(pwd -P)" = "$(cd "{{.ROOT_DIR}}" && pwd -P)" ] && echo in ROOT_DIR']
+                  sub:
+                    silent: true
+                    dir: build
+                    cmds: ['[ "$(pwd -P)" = "$(cd "{{.ROOT_DIR}}/build" && pwd -P)" ] && echo in ROOT_DIR/build']
+                  taskfile:
+                    silent: true
+                    cmds: ['ls "{{.TASKFILE_DIR}}"']
+                """);
+        assertThat(tasks.run("here").stdout()).isEqualTo("in ROOT_DIR\n");
+        assertThat(tasks.run("sub").stdout()).isEqualTo("in ROOT_DIR/build\n");
+        assertThat(tasks.run("taskfile").stdout()).isEqualTo("Taskfile.yml\n");
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.taskagent.taskfile.Taskfile.ShellValue;
 import dev.taskagent.taskfile.Taskfile.TaskCall;
 import dev.taskagent.taskfile.Taskfile.TaskDef;
 import java.util.List;
+import java.util.Random;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,7 +65,7 @@ class TaskfileReaderTest {
                         shell -> assertThat(shell.command().source()).isEqualTo("echo alone"));
         assertThat(taskfile.tasks().get("listed").cmds()).hasSize(2);
         TaskDef full = taskfile.tasks().get("full");
-        assertThat(full.desc()).isEqualTo("Does it all");
+        assertThat(full.desc().source()).isEqualTo("Does it all");
         assertThat(full.summary()).isEqualTo("Longer text\n");
         assertThat(full.cmds()).hasSize(5);
         assertThat(full.cmds().get(1)).isInstanceOfSatisfying(Shell.class, shell -> {
@@ -174,6 +175,8 @@ class TaskfileReaderTest {
                 "unknown command key|x: {cmds: [{command: echo}]}|1|13|unknown key 'command' in a command",
                 "unknown template function|x: {cmds: ['echo {{upper .A}}']}|1|12|unknown template function 'upper' (supported: default, eq, OS, ARCH, join, trim)",
                 "range|x: {cmds: ['{{range .L}}x{{end}}']}|1|12|'range' is not supported in templates",
+                "null in a list variable|x: {vars: {L: [a, ~]}, cmds: [echo]}|1|19|a list variable holds an empty (null) entry",
+                "function in a desc|x: {desc: '{{upper .A}}', cmds: [echo]}|1|11|unknown template function 'upper'",
                 "wildcard name|'start:*': {cmds: [echo]}|1|1|wildcard task names ('start:*') are not supported",
                 "special var|x: {vars: {CLI_ARGS: x}, cmds: [echo]}|1|12|'CLI_ARGS' is a special variable set by the runner",
                 "both cmd and cmds|x: {cmd: echo, cmds: [echo]}|1|5|task 'x' has both 'cmd' and 'cmds'",
@@ -207,9 +210,91 @@ class TaskfileReaderTest {
                     desc: own
                 """);
         TaskDef b = taskfile.tasks().get("b");
-        assertThat(b.desc()).isEqualTo("own");
+        assertThat(b.desc().source()).isEqualTo("own");
         assertThat(b.silent()).isTrue();
         assertThat(b.cmds()).hasSize(1);
+    }
+
+    @Test
+    void deeplyNestedListsAreRefusedWithLineAndColumnInsteadOfOverflowingTheStack() {
+        String brackets = "[".repeat(5000) + "]".repeat(5000);
+        TaskfileException error = failure("version: '3'\ntasks:\n  a: " + brackets + "\n");
+        // the root mapping and 'tasks' are two levels; the 49th '[' is the 51st
+        assertThat(error.getMessage())
+                .isEqualTo("line 3, column 54: lists and mappings nest more than 50 levels deep here; a Taskfile"
+                        + " needs a handful: flatten the structure");
+    }
+
+    @Test
+    void deeplyNestedMappingsAreRefusedToo() {
+        String mappings = "{a: ".repeat(3000) + "}".repeat(3000);
+        TaskfileException error = failure("version: '3'\nvars:\n  A: " + mappings + "\n");
+        assertThat(error.line()).isEqualTo(3);
+        assertThat(error.getMessage()).contains("nest more than 50 levels deep");
+    }
+
+    @Test
+    void fiftyLevelsOfNestingAreStillReadAsYaml() {
+        // 2 levels (root, vars) + 48 lists: the YAML is accepted, and the reader names what is wrong with it
+        String brackets = "[".repeat(48) + "]".repeat(48);
+        TaskfileException error = failure("version: '3'\nvars:\n  A: " + brackets + "\n");
+        assertThat(error.getMessage()).contains("list variables may only hold plain values");
+    }
+
+    @Test
+    void whateverAMangledTaskfileHoldsTheReaderAnswersWithATaskfileOrALineAndColumn() {
+        // A seeded smoke check of the property; the cases it found are pinned by the tests above.
+        String sample = """
+                version: '3'
+                dotenv: ['.env', '{{.ENV}}/.env']
+                vars:
+                  A: &x hello
+                  L: [a, 1, true]
+                  S: {sh: echo hi}
+                env:
+                  E: '{{.A | default "y"}}'
+                tasks:
+                  build: &b
+                    desc: 'Build {{if eq .A "x"}}({{trim .A}}){{else}}no{{end}}'
+                    deps: [test, {task: lint, vars: {X: 1}}]
+                    vars: {W: '{{.W | default "z"}}'}
+                    cmds:
+                      - echo {{.CLI_ARGS}}
+                      - {cmd: 'echo "{{join " " .CLI_ARGS_LIST}}"', silent: true}
+                      - {task: lint, vars: {Y: *x}}
+                      - defer: {task: lint}
+                    preconditions: [{sh: 'true', msg: m}]
+                    requires: {vars: [A, {name: B}]}
+                    status: ['false']
+                    dir: sub
+                  test: echo test
+                  lint: [echo a, echo b]
+                  other:
+                    <<: *b
+                    desc: other
+                """;
+        String alphabet = "{}[]:,'\"&*!|>-#%@`?~\n \t.()$\\a0";
+        Random random = new Random(20_260_501L);
+        for (int i = 0; i < 2_000; i++) {
+            StringBuilder text = new StringBuilder(sample);
+            for (int edits = 1 + random.nextInt(4); edits > 0; edits--) {
+                int at = random.nextInt(text.length());
+                char c = alphabet.charAt(random.nextInt(alphabet.length()));
+                switch (random.nextInt(3)) {
+                    case 0 -> text.deleteCharAt(at);
+                    case 1 -> text.insert(at, c);
+                    default -> text.setCharAt(at, c);
+                }
+            }
+            String mangled = text.toString();
+            try {
+                read(mangled);
+            } catch (TaskfileException e) {
+                assertThat(e.line()).as(mangled).isPositive();
+            } catch (RuntimeException | StackOverflowError e) {
+                throw new AssertionError("the reader threw " + e + " for:\n" + mangled, e);
+            }
+        }
     }
 
     @Test

@@ -56,6 +56,44 @@ class TaskfileToolsTest {
     }
 
     @Test
+    void descriptionsAreListedRenderedWithTheVariablesARunWouldSeeWithoutRunningAnything() {
+        UserTasks.write(root.resolve(".env"), "REGION=eu-west\n");
+        UserTasks tasks = UserTasks.create(root, """
+                version: '3'
+                dotenv: ['.env']
+                vars:
+                  ENV: staging
+                  HOST: {sh: 'touch sh.ran; hostname'}
+                tasks:
+                  deploy:
+                    desc: 'Deploy to {{.ENV}} in {{.REGION}} as {{.WHO}}{{.HOST}}'
+                    vars:
+                      WHO: '{{.WHO | default "ci"}}'
+                    cmds: [echo deploying]
+                  plain:
+                    desc: Builds {{/* why */}}it
+                    cmds: [echo]
+                """);
+        JsonNode listed = UserTasks.parse(tasks.list().text()).get("tasks");
+        assertThat(listed.get(0).get("description").asText()).isEqualTo("Deploy to staging in eu-west as ci");
+        assertThat(listed.get(1).get("description").asText()).isEqualTo("Builds it");
+        assertThat(root.resolve("sh.ran"))
+                .as("listing runs no command; sh: values are empty")
+                .doesNotExist();
+    }
+
+    @Test
+    void aBrokenDotenvFileMakesTheListingASoftErrorThatNamesIt() {
+        UserTasks.write(root.resolve(".env"), "not a variable\n");
+        UserTasks tasks = UserTasks.create(root, "version: '3'\ndotenv: ['.env']\n" + TASKFILE.substring(13));
+        ToolResult list = tasks.list();
+        assertThat(list.isError()).isTrue();
+        assertThat(list.text())
+                .isEqualTo("The dotenv file '.env' is malformed at line 1: expected NAME=value. The user tasks cannot"
+                        + " be used until the file is fixed; tell the user.");
+    }
+
+    @Test
     void registersTwoToolsWithSchemas() {
         UserTasks tasks = UserTasks.create(root, TASKFILE);
         assertThat(tasks.toolbox.names()).containsExactly("list_user_tasks", "run_user_task");
@@ -111,6 +149,28 @@ class TaskfileToolsTest {
         assertThat(run.text()).startsWith(".agent/Taskfile.yml is invalid at line 5, column 5");
         tasks.rewrite(TASKFILE);
         assertThat(tasks.run("build").stdout()).isEqualTo("building\n");
+    }
+
+    @Test
+    void aTaskfileNestedThousandsDeepIsAWarningAtRegistrationAndASoftErrorAfterwards() {
+        String deepYaml = "version: '3'\ntasks:\n  a: " + "[".repeat(5000) + "]".repeat(5000) + "\n";
+        UserTasks broken = UserTasks.create(root, deepYaml);
+        assertThat(broken.toolbox.isEmpty()).isTrue();
+        assertThat(broken.warnings)
+                .singleElement()
+                .asString()
+                .startsWith(".agent/Taskfile.yml is invalid at line 3, column 54: lists and mappings nest more than 50"
+                        + " levels deep here");
+        assertThat(TaskfileTools.forProject(root).isEmpty()).isTrue();
+
+        UserTasks tasks = UserTasks.create(root, TASKFILE);
+        tasks.rewrite("version: '3'\ntasks:\n  a: echo '" + "{{if .A}}".repeat(5000) + "{{end}}".repeat(5000) + "'\n");
+        ToolResult list = tasks.list();
+        assertThat(list.isError()).isTrue();
+        assertThat(list.text())
+                .startsWith(".agent/Taskfile.yml is invalid at line 3, column 6: {{if}} blocks and parentheses nest"
+                        + " more than 50 levels deep");
+        assertThat(tasks.run("a").text()).isEqualTo(list.text());
     }
 
     @Test

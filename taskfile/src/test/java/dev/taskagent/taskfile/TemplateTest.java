@@ -13,8 +13,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TemplateTest {
     private static final Taskfile.Position POSITION = new Taskfile.Position(7, 9);
 
-    private static String render(String template, Map<String, ?> vars) throws TaskfileException {
-        return Template.parse(template, POSITION).render(vars);
+    private static String render(String template, Map<String, ?> vars)
+            throws TaskfileException, Template.TooLongException {
+        return Template.parse(template, POSITION).render(vars, Long.MAX_VALUE);
     }
 
     private static Map<String, Object> vars() {
@@ -30,17 +31,17 @@ class TemplateTest {
     }
 
     @Test
-    void rendersVariablesWithOrWithoutSpaces() throws TaskfileException {
+    void rendersVariablesWithOrWithoutSpaces() throws TaskfileException, Template.TooLongException {
         assertThat(render("hi {{.NAME}} and {{ .NAME }}!", vars())).isEqualTo("hi Ada and Ada!");
     }
 
     @Test
-    void missingVariablesRenderAsNothing() throws TaskfileException {
+    void missingVariablesRenderAsNothing() throws TaskfileException, Template.TooLongException {
         assertThat(render("[{{.MISSING}}]", vars())).isEqualTo("[]");
     }
 
     @Test
-    void printsTypedValuesLikeGo() throws TaskfileException {
+    void printsTypedValuesLikeGo() throws TaskfileException, Template.TooLongException {
         assertThat(render("{{.COUNT}} {{.RATIO}} {{.FLAG}} {{.LIST}}", vars())).isEqualTo("3 1.5 false [a b c]");
     }
 
@@ -69,7 +70,8 @@ class TemplateTest {
                 "{{`raw \\n`}} ==> raw \\n",
                 "{{\"tab\\there\"}} ==> tab\there"
             })
-    void supportsTheDocumentedFunctions(String template, String expected) throws TaskfileException {
+    void supportsTheDocumentedFunctions(String template, String expected)
+            throws TaskfileException, Template.TooLongException {
         String os = Template.operatingSystem();
         String arch = Template.architecture();
         String adjusted = expected.replace("amd64", arch);
@@ -80,9 +82,50 @@ class TemplateTest {
     }
 
     @Test
+    void renderingStopsAtItsLimitInsteadOfGrowingWithoutEnd() throws TaskfileException, Template.TooLongException {
+        Template twice = Template.parse("{{.NAME}}{{.NAME}}", POSITION);
+        assertThat(twice.render(vars(), 6)).isEqualTo("AdaAda");
+        assertThatThrownBy(() -> twice.render(vars(), 5)).isInstanceOf(Template.TooLongException.class);
+    }
+
+    @Test
     void textWithoutActionsIsConstant() throws TaskfileException {
         assertThat(Template.parse("plain $HOME text", POSITION).constantText()).isEqualTo("plain $HOME text");
         assertThat(Template.parse("x {{.A}}", POSITION).constantText()).isNull();
+    }
+
+    @Test
+    void deeplyNestedIfBlocksAreRefusedWithThePlaceInsteadOfOverflowingTheStack() {
+        String nested = "{{if .A}}".repeat(5000) + "x" + "{{end}}".repeat(5000);
+        assertThatThrownBy(() -> Template.parse(nested, POSITION))
+                .isInstanceOf(TaskfileException.class)
+                .hasMessageStartingWith("line 7, column 9: {{if}} blocks and parentheses nest more than 50 levels"
+                        + " deep; flatten the template in the template \"{{if .A}}");
+    }
+
+    @Test
+    void deeplyNestedParenthesesAreRefusedWithThePlaceInsteadOfOverflowingTheStack() {
+        String nested = "{{" + "(".repeat(5000) + ".A" + ")".repeat(5000) + "}}";
+        assertThatThrownBy(() -> Template.parse(nested, POSITION))
+                .isInstanceOf(TaskfileException.class)
+                .hasMessageStartingWith(
+                        "line 7, column 9: {{if}} blocks and parentheses nest more than 50 levels" + " deep");
+    }
+
+    @Test
+    void fiftyLevelsOfNestingStillRender() throws TaskfileException, Template.TooLongException {
+        String ifs = "{{if .NAME}}".repeat(25) + "{{(((((((((((((((((((((((((.NAME)))))))))))))))))))))))))}}"
+                + "{{end}}".repeat(25);
+        assertThat(render(ifs, vars())).isEqualTo("Ada");
+    }
+
+    @Test
+    void aHugeOrMalformedNumberIsRefusedWithAClearMessage() {
+        String digits = "9".repeat(200_000);
+        assertThatThrownBy(() -> Template.parse("{{eq .A " + digits + "}}", POSITION))
+                .hasMessageContaining("is not supported; write a decimal integer or a decimal fraction");
+        assertThatThrownBy(() -> Template.parse("{{eq .A 1.2.3}}", POSITION))
+                .hasMessageContaining("the number '1.2.3' is not supported");
     }
 
     @ParameterizedTest
