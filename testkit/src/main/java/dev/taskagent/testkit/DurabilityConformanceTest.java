@@ -215,7 +215,13 @@ public abstract class DurabilityConformanceTest {
         children.forEach(ProcessHandle::destroyForcibly);
         children.forEach(DurabilityConformanceTest::awaitExit);
 
-        List<String> lost = lostUnitsOfWork(factory, location, DurabilityProbe.name(tag), returned);
+        List<String> lost;
+        try {
+            lost = lostUnitsOfWork(factory, location, DurabilityProbe.name(tag), returned);
+        } catch (Exception e) {
+            throw new AssertionError(
+                    where + "after the probe was killed (kill -9), the store failed to open again or to read: " + e, e);
+        }
         if (!lost.isEmpty()) {
             throw new AssertionError(where + "the probe was killed (kill -9) right after these units of work"
                     + " returned: " + returned + ". Reopened, the store lost " + lost.size() + ":\n  "
