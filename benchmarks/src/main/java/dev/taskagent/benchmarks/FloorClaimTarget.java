@@ -21,7 +21,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>MariaDB: {@code SELECT … FOR UPDATE SKIP LOCKED}, then {@code UPDATE}, in one transaction;
  *   <li>H2: {@code SELECT} the first candidate, then a conditional {@code UPDATE … AND status =
  *       'pending'}, retried when another claimer won the row (H2's SKIP LOCKED with ORDER BY … LIMIT locks
- *       every matching row).
+ *       every matching row). Like the store, it commits durably: the database has no write delay ({@link
+ *       BenchDatabase#H2_SETTINGS}).
  * </ul>
  */
 abstract class FloorClaimTarget implements ClaimTarget {

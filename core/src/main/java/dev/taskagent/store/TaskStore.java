@@ -34,6 +34,10 @@ import java.util.Optional;
  *   <li>TS-1.7 A store may run the unit of work again after a transient conflict of the database
  *       (deadlock, serialisation failure) rolled it back, a bounded number of times. A unit of work must
  *       therefore keep no state of its own across attempts other than what it resets at its start.
+ *   <li>TS-1.8 A unit of work that returned survives a kill -9 of the process, on every store that
+ *       persists: once {@code inTransaction} has returned, all of its writes are there when the store is
+ *       opened again, however soon afterwards the process was killed. (The kit's {@code
+ *       DurabilityConformanceTest} checks it.)
  * </ul>
  *
  * <p><b>TS-2 Reads</b>

@@ -47,6 +47,22 @@ abstract class Dialect {
      */
     abstract void lockSchema(Connection connection) throws SQLException;
 
+    /**
+     * Checks at start that a commit is on its way to disk once it returns, and arranges it where the store
+     * can (TS-1.8). PostgreSQL, MariaDB and MySQL keep a commit in the server, which outlives the
+     * application's process; how the server itself survives a crash is the server's configuration.
+     *
+     * @param connection the store's first connection
+     * @param url the URL the store connects with, or null when its connections come from a {@code
+     *     DataSource}
+     * @return a warning for the log, or empty
+     * @throws dev.taskagent.store.TaskStoreException if commits are not durable and the store cannot make
+     *     them so
+     */
+    Optional<String> ensureDurableCommits(Connection connection, String url) throws SQLException {
+        return Optional.empty();
+    }
+
     /** Releases what {@link #lockSchema} took, when it outlives transactions. */
     void unlockSchema(Connection connection) throws SQLException {}
 

@@ -15,7 +15,8 @@ import java.util.OptionalLong;
  * H2 2.x, the embedded default. H2's {@code SKIP LOCKED} with {@code ORDER BY … LIMIT} locks every
  * matching row, so the claim reads candidates in claim order and takes the first one whose conditional
  * UPDATE (still pending, same assignee, not archived) changes exactly one row; H2 re-checks the condition
- * on the committed row after waiting for a concurrent claimer's lock.
+ * on the committed row after waiting for a concurrent claimer's lock. A commit is written to the
+ * database's files before it returns ({@code WRITE_DELAY=0}, see {@link H2WriteDelay}).
  */
 final class H2Dialect extends Dialect {
     static final H2Dialect INSTANCE = new H2Dialect();
@@ -55,6 +56,12 @@ final class H2Dialect extends Dialect {
         // H2 commits on every DDL statement, so no lock outlives the first one; the migration relies on
         // the store's JVM-wide migration lock and on idempotent statements instead (an embedded H2 file
         // is opened by one process).
+    }
+
+    /** H2 writes a commit to its files only later, unless its write delay is 0: see {@link H2WriteDelay}. */
+    @Override
+    Optional<String> ensureDurableCommits(Connection connection, String url) throws SQLException {
+        return H2WriteDelay.ensureDurable(connection, url);
     }
 
     @Override

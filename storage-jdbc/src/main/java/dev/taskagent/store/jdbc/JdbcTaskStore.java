@@ -12,6 +12,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link TaskStore} on a relational database: H2 2.x (the embedded default), PostgreSQL 12+, MariaDB
@@ -34,6 +36,15 @@ import javax.sql.DataSource;
  * pool for READ COMMITTED (HikariCP: {@code transactionIsolation=TRANSACTION_READ_COMMITTED}) to spare a
  * round trip per unit of work.
  *
+ * <p>A unit of work that returned is durable: it survives the application's process being killed (rule
+ * TS-1.8). PostgreSQL, MariaDB and MySQL hold it in the server. H2 writes a commit to its files up to
+ * {@code WRITE_DELAY} milliseconds after it returned, 500 by default, so the store sets that delay to 0:
+ * it adds {@code ;WRITE_DELAY=0} to an H2 URL, and on a {@code DataSource} it runs {@code SET WRITE_DELAY
+ * 0} at start and logs a warning, since H2 goes back to the URL's delay when it opens the database again.
+ * A URL that names a delay keeps it, with a warning. A user who is no admin of an H2 database that delays
+ * writes is refused at start, as only admins may change the delay. In-memory H2 databases need none of
+ * this.
+ *
  * <p>Times are stored as UTC to the microsecond; the store's clock is read with that precision.
  *
  * <p>Thread-safe: share one store across the application.
@@ -42,6 +53,8 @@ public final class JdbcTaskStore implements TaskStore {
 
     /** How many times a unit of work runs at most when transient conflicts keep rolling it back. */
     public static final int MAX_ATTEMPTS = 10;
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcTaskStore.class);
 
     private final ConnectionSource connections;
     private final Dialect dialect;
@@ -52,12 +65,15 @@ public final class JdbcTaskStore implements TaskStore {
 
     /**
      * Opens a store on a data source, detecting the database and migrating the schema; times come from
-     * the UTC system clock. The store does not close the data source.
+     * the UTC system clock. The store does not close the data source. On an H2 database in files whose
+     * writes are delayed, the store sets {@code WRITE_DELAY} to 0 and logs a warning: add {@code
+     * ;WRITE_DELAY=0} to the data source's URL, so that the setting holds whenever H2 opens the database.
      *
      * @param dataSource where connections come from, usually a pool
      * @throws NullPointerException if {@code dataSource} is null
-     * @throws TaskStoreException if the database cannot be reached, is not supported, or its schema cannot
-     *     be migrated; the message names what was found
+     * @throws TaskStoreException if the database cannot be reached, is not supported, its schema cannot
+     *     be migrated, or it is an H2 database that delays writes and the user may not change that; the
+     *     message names what was found
      */
     public JdbcTaskStore(DataSource dataSource) {
         this(builder(dataSource));
@@ -74,6 +90,7 @@ public final class JdbcTaskStore implements TaskStore {
                 JdbcDialect chosen = builder.dialect != null ? builder.dialect : Dialect.detect(metaData);
                 this.dialect = chosen.implementation();
                 this.database = metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion();
+                dialect.ensureDurableCommits(connection, builder.jdbcUrl).ifPresent(LOG::warn);
                 SchemaMigrator.migrate(connection, dialect, clock.instant());
                 reusable = true;
             } finally {
@@ -97,13 +114,18 @@ public final class JdbcTaskStore implements TaskStore {
      * for reuse and closes them in {@link #close()}; applications with several threads in the database
      * pass a pooled {@code DataSource} instead.
      *
+     * <p>On an H2 database in files (embedded or on an H2 server) the store connects with {@code
+     * ;WRITE_DELAY=0} added to the URL, so that every commit is written before it returns. A URL that names
+     * {@code WRITE_DELAY} itself is kept as it is; a delay above 0 is logged as a warning, since units of
+     * work that returned within that delay before the process is killed are lost.
+     *
      * @param jdbcUrl the URL, with credentials if the database needs them ({@code ?user=…&password=…}
      *     or {@code ;USER=…;PASSWORD=…} on H2)
      * @return the started store
      * @throws NullPointerException if {@code jdbcUrl} is null
      * @throws IllegalArgumentException if {@code jdbcUrl} does not start with {@code jdbc:}
-     * @throws TaskStoreException if the database cannot be reached, is not supported, or its schema cannot
-     *     be migrated
+     * @throws TaskStoreException if the database cannot be reached, is not supported, its schema cannot be
+     *     migrated, or it is an H2 database that delays writes and the user may not change that
      */
     public static JdbcTaskStore open(String jdbcUrl) {
         return builder(jdbcUrl).build();
@@ -332,15 +354,28 @@ public final class JdbcTaskStore implements TaskStore {
             if (dataSource != null) {
                 return new DataSourceConnections(dataSource);
             }
+            String durableUrl = H2WriteDelay.durableUrl(jdbcUrl);
+            try {
+                return new DriverManagerConnections(durableUrl);
+            } catch (SQLException e) {
+                if (durableUrl.equals(jdbcUrl) || !H2WriteDelay.isAdminRightsRequired(e)) {
+                    throw connectionFailure(e);
+                }
+            }
+            // H2 lets only admins set WRITE_DELAY. The database may not delay writes anyway (an admin's
+            // connection set it): connect as given, and let the check at start tell, or refuse.
             try {
                 return new DriverManagerConnections(jdbcUrl);
             } catch (SQLException e) {
-                throw new TaskStoreException(
-                        "Could not connect to " + JdbcSupport.withoutSecrets(jdbcUrl) + ": "
-                                + JdbcSupport.describe(e) + ". Check the URL, and that its JDBC"
-                                + " driver is on the class path",
-                        e);
+                throw connectionFailure(e);
             }
+        }
+
+        private TaskStoreException connectionFailure(SQLException e) {
+            return new TaskStoreException(
+                    "Could not connect to " + JdbcSupport.withoutSecrets(jdbcUrl) + ": " + JdbcSupport.describe(e)
+                            + ". Check the URL, and that its JDBC driver is on the class path",
+                    e);
         }
     }
 }
