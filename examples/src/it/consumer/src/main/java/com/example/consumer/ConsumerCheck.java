@@ -31,8 +31,13 @@ public final class ConsumerCheck {
         try (TaskStore store = JdbcTaskStore.open("jdbc:h2:mem:consumer-check")) {
             TaskQueue queue = TaskQueue.builder(store).build();
             Task created = queue.create(queue.newTask("Ship the consumer check").assignee("ci").build());
-            Task claimed = queue.signup("ci").orElseThrow(() -> new AssertionError("the task was not claimed"));
-            check(claimed.id() == created.id() && claimed.status() == TaskStatus.RUNNING, "claimed " + claimed);
+            // Claimed as an agent does, through the queue's signup_for_task tool.
+            ToolResult signup =
+                    queue.tools().call(new ToolCall("call-1", "signup_for_task", "{\"agent_name\":\"ci\"}"));
+            check(!signup.isError() && signup.text().startsWith("Task #" + created.id() + " claimed"),
+                    "signup " + signup);
+            Task claimed = queue.get(created.id()).orElseThrow();
+            check(claimed.status() == TaskStatus.RUNNING, "claimed " + claimed);
             System.out.println("store: task #" + claimed.id() + " created and claimed on H2");
         }
 
@@ -47,7 +52,7 @@ public final class ConsumerCheck {
                 project.resolve(".agent/Taskfile.yml"),
                 "version: '3'\ntasks:\n  hello:\n    desc: Says hello\n    cmds:\n      - echo hello\n");
         Toolbox tools = TaskfileTools.forProject(project);
-        ToolResult listed = tools.call(new ToolCall("call-1", "list_user_tasks", "{}"));
+        ToolResult listed = tools.call(new ToolCall("call-2", "list_user_tasks", "{}"));
         check(!listed.isError() && listed.text().contains("hello"), "list_user_tasks: " + listed);
         System.out.println("taskfile: list_user_tasks found the project's task");
 
