@@ -152,6 +152,9 @@ public abstract class TaskStoreConformanceTest {
     private MutableClock clock;
     private TaskStore store;
 
+    /** For subclasses, which name the store under test through {@link #createStore(Clock)}. */
+    protected TaskStoreConformanceTest() {}
+
     /**
      * Creates the store under test, empty or not; called before each test.
      *

@@ -66,6 +66,9 @@ public abstract class TaskAgentSuite {
     private final List<TaskEvent> events = new CopyOnWriteArrayList<>();
     private final List<Task> finishedTasks = new CopyOnWriteArrayList<>();
 
+    /** For subclasses, which name the store under test through {@link #createStore(Clock)}. */
+    protected TaskAgentSuite() {}
+
     /**
      * Creates an empty store for one test.
      *

@@ -78,6 +78,9 @@ public abstract class TaskQueueSuite {
     private final List<TaskEvent> events = new CopyOnWriteArrayList<>();
     private final AtomicInteger callIds = new AtomicInteger();
 
+    /** For subclasses, which name the store under test through {@link #createStore(Clock)}. */
+    protected TaskQueueSuite() {}
+
     /**
      * Creates the store under test. Each call must return a new, empty store; the suite closes it.
      *

@@ -70,6 +70,9 @@ public abstract class StepExecutionSuite {
                     + CHECK + " STEP 2: " + SEND + "\n"
                     + "Summary: Hanan has a list of four family-friendly attractions in Bangkok on WhatsApp.";
 
+    /** For subclasses, which name the store under test through {@link #createStore(Clock)}. */
+    protected StepExecutionSuite() {}
+
     /** A store whose timestamps come from the clock; a fresh, empty one for each test. */
     protected abstract TaskStore createStore(Clock clock);
 
