@@ -76,9 +76,9 @@ import java.util.Optional;
  *   <li>TS-4.2 Every write to a task (update, append, message link, claim) increments its version by one
  *       and sets {@code updatedAt} from the store's clock.
  *   <li>TS-4.3 An update whose expected version is not the task's current version throws {@link
- *       StaleTaskException} and writes nothing; of two concurrent updates expecting the same version,
+ *       dev.taskagent.task.StaleTaskException} and writes nothing; of two concurrent updates expecting the same version,
  *       exactly one succeeds.
- *   <li>TS-4.4 A write to an unknown task id throws {@link TaskNotFoundException} and writes nothing.
+ *   <li>TS-4.4 A write to an unknown task id throws {@link dev.taskagent.task.TaskNotFoundException} and writes nothing.
  * </ul>
  *
  * <p><b>TS-5 Appending</b>
@@ -131,7 +131,7 @@ import java.util.Optional;
  *   <li>TS-8.2 A text, name or id holding a NUL character (U+0000) or an unpaired UTF-16 surrogate
  *       throws {@link IllegalArgumentException} whose message starts with the parameter's name, and
  *       nothing is written; supplementary characters in pairs (emoji) are kept verbatim. Every store
- *       thereby accepts and refuses the same texts ({@link StoreArguments} does these checks).
+ *       thereby accepts and refuses the same texts ({@link dev.taskagent.store.spi.StoreArguments} does these checks).
  * </ul>
  *
  * <p>Implementations are thread-safe: one store is shared by every thread of the application.

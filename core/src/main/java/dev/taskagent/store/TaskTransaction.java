@@ -1,7 +1,9 @@
 package dev.taskagent.store;
 
 import dev.taskagent.task.NewTask;
+import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskUpdate;
 import java.util.List;
 import java.util.Optional;

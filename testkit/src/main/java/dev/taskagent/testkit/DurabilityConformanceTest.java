@@ -97,6 +97,9 @@ public abstract class DurabilityConformanceTest {
 
     private final List<ProcessHandle> started = new ArrayList<>();
 
+    /** For subclasses, which name the store under test through their store factory. */
+    protected DurabilityConformanceTest() {}
+
     /**
      * Opens the store under test on a location. The kit creates one instance in this JVM and one in each
      * child JVM, so the class must be public, with a public no-argument constructor (a {@code public
