@@ -2,6 +2,7 @@
  * taskagent core: the task model, the {@code TaskStore} and {@code ChatModel} SPIs, tools, the extraction
  * agent, the work queue, Markdown steps and events.
  */
+@SuppressWarnings("module") // the qualified export names taskagent-taskfile, built after this module
 module dev.taskagent.core {
     requires transitive org.slf4j;
     requires com.fasterxml.jackson.databind;
@@ -18,6 +19,10 @@ module dev.taskagent.core {
     exports dev.taskagent.extraction;
     exports dev.taskagent.queue;
     exports dev.taskagent.steps;
+
+    // Not API: shared with the library's own modules only, so that they shorten and check texts the one way.
+    exports dev.taskagent.internal to
+            dev.taskagent.taskfile;
 
     uses dev.taskagent.llm.ChatModelProvider;
 }

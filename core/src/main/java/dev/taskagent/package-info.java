@@ -1,4 +1,5 @@
 /**
- * The root of the library's exceptions. <p>Tier: API.
+ * The root of the library's exceptions ({@link dev.taskagent.TaskAgentException}) and the error a run
+ * reports instead of throwing ({@link dev.taskagent.RunError}). <p>Tier: API.
  */
 package dev.taskagent;

@@ -1,5 +1,6 @@
 package dev.taskagent.event;
 
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -118,7 +119,7 @@ public sealed interface TaskEvent {
     /**
      * An agent claimed a task from its queue.
      *
-     * @param task the task, now running
+     * @param task the task, now running, with the claim's attempt and lease expiry
      * @param agent who claimed it
      */
     record Claimed(Task task, String agent) implements TaskEvent {
@@ -158,6 +159,54 @@ public sealed interface TaskEvent {
         public Commented {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(comment, "comment");
+        }
+    }
+
+    /**
+     * An agent ended its claim with a terminal status.
+     *
+     * @param task the task after the change
+     * @param agent who completed it
+     * @param outcome {@link TaskStatus#SUCCESS} or {@link TaskStatus#FAILED}
+     * @param comment the agent's closing comment, or null when it left none
+     */
+    record Completed(Task task, String agent, TaskStatus outcome, String comment) implements TaskEvent {
+        /** Checks the invariants. */
+        public Completed {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(agent, "agent");
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
+
+    /**
+     * An agent gave its claimed task back to its queue, pending again.
+     *
+     * @param task the task after the change
+     * @param agent who released it
+     * @param comment why, or null when it left no comment
+     */
+    record Released(Task task, String agent, String comment) implements TaskEvent {
+        /** Checks the invariants. */
+        public Released {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(agent, "agent");
+        }
+    }
+
+    /**
+     * A claim's lease expired and a reclaim took the task back: pending for another attempt, or failed
+     * because it had used its attempts.
+     *
+     * @param task the task after the reclaim
+     * @param expiredAttempt the attempt whose lease expired
+     * @param outcome what the reclaim did
+     */
+    record LeaseExpired(Task task, int expiredAttempt, ReclaimedTask.Outcome outcome) implements TaskEvent {
+        /** Checks the invariants. */
+        public LeaseExpired {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(outcome, "outcome");
         }
     }
 }

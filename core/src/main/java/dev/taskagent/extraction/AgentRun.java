@@ -1,5 +1,6 @@
 package dev.taskagent.extraction;
 
+import dev.taskagent.RunError;
 import dev.taskagent.llm.TokenUsage;
 import dev.taskagent.task.Task;
 import java.time.Instant;
@@ -13,7 +14,8 @@ import java.util.Optional;
  * <p>A run either ends normally ({@link #isSuccess()}: the model called {@code finish}, stopped calling
  * tools, or used up the iterations) or with an {@link #error()}. Either way every iteration before the
  * failing one is committed, and the lists below describe the committed work; {@link #toolCalls()} also
- * lists the calls of a rolled-back iteration, marked as not committed.
+ * lists the calls of a rolled-back iteration, marked as not committed. A {@code StepRun} reports its
+ * failures in the same shape.
  *
  * <p>Immutable and thread-safe.
  *
@@ -33,7 +35,7 @@ import java.util.Optional;
 public record AgentRun(
         String sessionId,
         StopReason stopReason,
-        Optional<AgentError> error,
+        Optional<RunError> error,
         int iterations,
         List<ToolCallRecord> toolCalls,
         List<Task> createdTasks,

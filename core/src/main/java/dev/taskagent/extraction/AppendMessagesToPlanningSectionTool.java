@@ -11,14 +11,13 @@ import java.util.List;
 final class AppendMessagesToPlanningSectionTool {
     static final String NAME = "append_messages_to_planning_section";
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.leavingTasksAlone(
             NAME,
             "Link messages about planning that belong to no single task (overall plans, roadmaps, how to"
                     + " organise the work) to the session's planning section.",
             JsonSchema.object()
                     .requiredIntegerArray(
                             ExtractionTool.MESSAGE_IDS, "Ids of messages in this batch, as in <message id=N>."),
-            false,
             AppendMessagesToPlanningSectionTool::execute);
 
     private AppendMessagesToPlanningSectionTool() {}

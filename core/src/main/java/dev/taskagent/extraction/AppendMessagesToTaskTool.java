@@ -16,7 +16,7 @@ import java.util.List;
 final class AppendMessagesToTaskTool {
     static final String NAME = "append_messages_to_task";
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
             "Link messages of this batch to the task they belong to. This only links them and sets the task"
                     + " running if it is not already; it records no progress and no preference. A task in"
@@ -26,7 +26,6 @@ final class AppendMessagesToTaskTool {
                             ExtractionTool.TASK_ORDER, "The 1-based order of the task in the current task list.")
                     .requiredIntegerArray(
                             ExtractionTool.MESSAGE_IDS, "Ids of messages in this batch, as in <message id=N>."),
-            true,
             AppendMessagesToTaskTool::execute);
 
     private AppendMessagesToTaskTool() {}

@@ -11,7 +11,7 @@ final class AppendTaskProgressTool {
     static final String NAME = "append_task_progress";
     static final String PROGRESS = "progress";
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
             "Record one step the agent actually did for a task: one concise, specific sentence with file"
                     + " paths, values or URLs where there are some, no first person, no \"Step:\" prefix."
@@ -22,8 +22,7 @@ final class AppendTaskProgressTool {
                             ExtractionTool.TASK_ORDER, "The 1-based order of the task in the current task list.")
                     .requiredString(
                             PROGRESS,
-                            "What was done, e.g. \"Created login component in src/Login.tsx\"; stored" + " verbatim."),
-            true,
+                            "What was done, e.g. \"Created login component in src/Login.tsx\"; stored verbatim."),
             AppendTaskProgressTool::execute);
 
     private AppendTaskProgressTool() {}

@@ -3,17 +3,9 @@ package dev.taskagent.extraction;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.extraction.AgentRun.StopReason;
 import dev.taskagent.extraction.IterationScope.ExecutedCall;
-import dev.taskagent.internal.TransactionRunner;
-import dev.taskagent.llm.AssistantMessage;
-import dev.taskagent.llm.ChatMessage;
-import dev.taskagent.llm.ChatModelException;
-import dev.taskagent.llm.ChatRequest;
-import dev.taskagent.llm.ChatResponse;
-import dev.taskagent.llm.TokenUsage;
+import dev.taskagent.internal.ModelLoop;
+import dev.taskagent.internal.ModelLoop.Round;
 import dev.taskagent.llm.ToolCall;
-import dev.taskagent.llm.ToolDefinition;
-import dev.taskagent.llm.ToolResultMessage;
-import dev.taskagent.llm.UserMessage;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
@@ -24,37 +16,30 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of the agent over one batch: the loop of the spec. The model is always called outside a
- * transaction; each iteration's tool calls run in one transaction; listeners and hooks hear only of
- * committed iterations. Used by one thread; not reusable.
+ * One run of the agent over one batch: the {@link ModelLoop} with the extraction's way of running the
+ * calls of an answer. The model is always called outside a transaction; each iteration's tool calls run in
+ * one transaction; listeners and hooks hear only of committed iterations. Used by one thread; not
+ * reusable.
  */
-final class ExtractionRun {
-    private static final Logger LOG = LoggerFactory.getLogger(ExtractionRun.class);
+final class ExtractionRun implements ModelLoop.Hooks {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskAgent.class);
 
     private final TaskAgent agent;
     private final String sessionId;
     private final MessageBatch batch;
-    private final TransactionRunner transactions;
-    private final List<ExtractionTool> tools;
     private final Set<String> toolsThatChangeTasks;
-    private final List<ToolDefinition> toolDefinitions;
 
-    private final List<ChatMessage> history = new ArrayList<>();
     private final List<ToolCallRecord> toolCalls = new ArrayList<>();
     private final List<String> thinking = new ArrayList<>();
     private final Set<Long> createdIds = new LinkedHashSet<>();
     private final Set<Long> changedIds = new LinkedHashSet<>();
     private final Map<Long, Task> latestTasks = new LinkedHashMap<>();
-    private TokenUsage tokenUsage = TokenUsage.ZERO;
-    private int iterations;
-    private Instant startedAt;
 
     /** The scope of the latest attempt of the current iteration; reset at the start of every attempt. */
     private IterationScope attempt;
@@ -63,64 +48,41 @@ final class ExtractionRun {
         this.agent = agent;
         this.sessionId = sessionId;
         this.batch = batch;
-        this.transactions = agent.transactions();
-        this.tools = ExtractionTools.toolset(agent.stepsTool());
-        this.toolsThatChangeTasks = tools.stream()
+        this.toolsThatChangeTasks = agent.tools().stream()
                 .filter(ExtractionTool::changesTasks)
                 .map(ExtractionTool::name)
                 .collect(Collectors.toSet());
-        this.toolDefinitions = ExtractionTools.definitions(agent.stepsTool());
     }
 
     AgentRun execute() {
-        startedAt = agent.clock().instant();
+        Instant startedAt = agent.clock().instant();
         String input = agent.store()
                 .inTransaction(transaction -> agent.renderer().render(transaction.listTasks(sessionId), batch));
-        history.add(new UserMessage(input));
-        for (int iteration = 1; iteration <= agent.maxIterations(); iteration++) {
-            iterations = iteration;
-            ChatResponse response;
-            try {
-                response = callModel();
-            } catch (RuntimeException e) {
-                return failed(new AgentError(AgentError.Stage.MODEL, null, iteration, e));
-            }
-            tokenUsage = tokenUsage.plus(response.usage());
-            if (!response.hasToolCalls()) {
-                return finished(StopReason.NO_TOOL_CALLS);
-            }
-            IterationScope committed;
-            try {
-                committed = runIteration(iteration, response.toolCalls());
-            } catch (RuntimeException e) {
-                return failed(hardError(iteration, e));
-            }
-            afterCommit(committed, response);
-            if (committed.finishRequested()) {
-                return finished(StopReason.FINISH);
-            }
-        }
-        return finished(StopReason.ITERATION_LIMIT);
+        ModelLoop.Outcome outcome = agent.loop().run("Extraction of session '" + sessionId + "'", input, this);
+        return result(outcome, startedAt);
     }
 
-    private ChatResponse callModel() {
-        ChatRequest request =
-                new ChatRequest(SystemPrompt.text(agent.stepsTool()), history, toolDefinitions, agent.chatOptions());
-        ChatResponse response = agent.chatModel().chat(request);
-        if (response == null) {
-            throw new ChatModelException(
-                    "The chat model " + agent.chatModel() + " returned null instead of a response");
+    @Override
+    public Round runCalls(int iteration, List<ToolCall> calls) {
+        IterationScope committed;
+        try {
+            committed = runIteration(iteration, calls);
+        } catch (RuntimeException e) {
+            throw rolledBack(iteration, e);
         }
-        return response;
+        afterCommit(committed);
+        List<ToolResult> results =
+                committed.calls().stream().map(ExecutedCall::result).toList();
+        return committed.finishRequested() ? Round.ending(results) : Round.continuing(results);
     }
 
     /** Runs the calls of one iteration in one transaction; returns the scope of the attempt that committed. */
     private IterationScope runIteration(int iteration, List<ToolCall> calls) {
-        return transactions.run((transaction, events) -> {
+        return agent.transactions().run((transaction, events) -> {
             attempt = null; // a store may retry the work (TS-1.7): nothing of an earlier attempt survives
             IterationScope scope = new IterationScope(iteration, sessionId, transaction, batch, events);
             attempt = scope;
-            Toolbox toolbox = ExtractionTools.bind(tools, scope);
+            Toolbox toolbox = ExtractionTools.bind(agent.tools(), scope);
             for (ToolCall call : calls) {
                 runCall(toolbox, scope, call);
             }
@@ -144,13 +106,9 @@ final class ExtractionRun {
         scope.finishCall(result);
     }
 
-    private void afterCommit(IterationScope scope, ChatResponse response) {
-        history.add(AssistantMessage.of(response));
+    private void afterCommit(IterationScope scope) {
         for (ExecutedCall executed : scope.calls()) {
-            ToolCall call = executed.call();
-            ToolResult result = executed.result();
-            history.add(new ToolResultMessage(call.id(), call.name(), result.text(), result.isError()));
-            toolCalls.add(new ToolCallRecord(scope.iteration(), call, result, true));
+            toolCalls.add(new ToolCallRecord(scope.iteration(), executed.call(), executed.result(), true));
         }
         thinking.addAll(scope.thinking());
         scope.thinking().forEach(text -> LOG.debug("Session '{}' thinking: {}", sessionId, text));
@@ -187,18 +145,23 @@ final class ExtractionRun {
         }
     }
 
-    private AgentError hardError(int iteration, RuntimeException e) {
+    /**
+     * Records the calls of the attempt that was rolled back, and tells the loop who failed: the tool whose
+     * call was running (as a {@link ToolExecutionException}), or else the store, at commit.
+     */
+    private RuntimeException rolledBack(int iteration, RuntimeException e) {
         IterationScope failedAttempt = attempt;
         attempt = null;
-        ToolCall callInFlight = failedAttempt == null ? null : failedAttempt.callInFlight();
-        if (failedAttempt != null) {
-            for (ExecutedCall executed : failedAttempt.calls()) {
-                toolCalls.add(new ToolCallRecord(iteration, executed.call(), executed.result(), false));
-            }
-            thinking.addAll(failedAttempt.thinking());
+        if (failedAttempt == null) {
+            return e;
         }
+        for (ExecutedCall executed : failedAttempt.calls()) {
+            toolCalls.add(new ToolCallRecord(iteration, executed.call(), executed.result(), false));
+        }
+        thinking.addAll(failedAttempt.thinking());
+        ToolCall callInFlight = failedAttempt.callInFlight();
         if (callInFlight == null) {
-            return new AgentError(AgentError.Stage.STORE, null, iteration, e);
+            return e;
         }
         toolCalls.add(new ToolCallRecord(
                 iteration,
@@ -206,33 +169,31 @@ final class ExtractionRun {
                 ToolResult.error("Failed: " + e.getClass().getSimpleName() + ": " + e.getMessage()
                         + "; the iteration was rolled back."),
                 false));
-        return new AgentError(AgentError.Stage.TOOL, callInFlight.name(), iteration, e);
+        return new ToolExecutionException(callInFlight.name(), e);
     }
 
-    private AgentRun failed(AgentError error) {
-        // One short line: the caller gets the error in the AgentRun; the stack is for debugging.
-        LOG.warn("Extraction of session '{}' stopped: {}", sessionId, error.message());
-        LOG.debug("Extraction of session '{}' stopped", sessionId, error.cause());
-        return result(StopReason.ERROR, Optional.of(error));
-    }
-
-    private AgentRun finished(StopReason reason) {
-        return result(reason, Optional.empty());
-    }
-
-    private AgentRun result(StopReason reason, Optional<AgentError> error) {
+    private AgentRun result(ModelLoop.Outcome outcome, Instant startedAt) {
         return new AgentRun(
                 sessionId,
-                reason,
-                error,
-                iterations,
+                stopReason(outcome.stop()),
+                outcome.error(),
+                outcome.modelCalls(),
                 toolCalls,
                 inListOrder(createdIds),
                 inListOrder(changedIds),
                 thinking,
-                tokenUsage,
+                outcome.usage(),
                 startedAt,
                 agent.clock().instant());
+    }
+
+    private static StopReason stopReason(ModelLoop.Stop stop) {
+        return switch (stop) {
+            case ANSWERED -> StopReason.NO_TOOL_CALLS;
+            case ENDED_BY_TOOL -> StopReason.FINISH;
+            case LIMIT -> StopReason.ITERATION_LIMIT;
+            case FAILED -> StopReason.ERROR;
+        };
     }
 
     private List<Task> inListOrder(Set<Long> ids) {

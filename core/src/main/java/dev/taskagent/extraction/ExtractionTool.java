@@ -36,9 +36,14 @@ record ExtractionTool(ToolDefinition definition, boolean changesTasks, Action ac
         Objects.requireNonNull(action, "action");
     }
 
-    static ExtractionTool of(
-            String name, String description, JsonSchema parameters, boolean changesTasks, Action action) {
-        return new ExtractionTool(new ToolDefinition(name, description, parameters.toJson()), changesTasks, action);
+    /** A tool that writes tasks: after each call the run reads the task list again. */
+    static ExtractionTool changingTasks(String name, String description, JsonSchema parameters, Action action) {
+        return new ExtractionTool(new ToolDefinition(name, description, parameters.toJson()), true, action);
+    }
+
+    /** A tool that writes no task (thinking, finish, the planning section): the task list stays as read. */
+    static ExtractionTool leavingTasksAlone(String name, String description, JsonSchema parameters, Action action) {
+        return new ExtractionTool(new ToolDefinition(name, description, parameters.toJson()), false, action);
     }
 
     String name() {

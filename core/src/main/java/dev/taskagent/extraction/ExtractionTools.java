@@ -31,23 +31,31 @@ final class ExtractionTools {
     private ExtractionTools() {}
 
     /**
-     * Returns the tools a run offers.
+     * Returns the tools of an agent without {@code set_task_steps}, the default.
      *
-     * @param withStepsTool true to offer {@code set_task_steps}
      * @return the tools, in the order the model sees them
      */
-    static List<ExtractionTool> toolset(boolean withStepsTool) {
-        return withStepsTool ? WITH_STEPS : WITHOUT_STEPS;
+    static List<ExtractionTool> withoutSteps() {
+        return WITHOUT_STEPS;
+    }
+
+    /**
+     * Returns the tools of an agent built {@link TaskAgent.Builder#withStepsTool()}.
+     *
+     * @return the tools, {@code set_task_steps} included, in the order the model sees them
+     */
+    static List<ExtractionTool> withSteps() {
+        return WITH_STEPS;
     }
 
     /**
      * Returns the definitions the model sees.
      *
-     * @param withStepsTool true to offer {@code set_task_steps}
+     * @param tools the toolset
      * @return the definitions, in order
      */
-    static List<ToolDefinition> definitions(boolean withStepsTool) {
-        return toolset(withStepsTool).stream().map(ExtractionTool::definition).toList();
+    static List<ToolDefinition> definitions(List<ExtractionTool> tools) {
+        return tools.stream().map(ExtractionTool::definition).toList();
     }
 
     /**

@@ -8,12 +8,11 @@ import dev.taskagent.tool.ToolResult;
 final class FinishTool {
     static final String NAME = "finish";
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.leavingTasksAlone(
             NAME,
             "End the run once every action of your checklist is done. The other calls of the same response"
                     + " still run.",
             JsonSchema.object(),
-            false,
             FinishTool::execute);
 
     private FinishTool() {}

@@ -13,7 +13,7 @@ final class InsertTaskTool {
     static final String AFTER_TASK_ORDER = "after_task_order";
     static final String TASK_DESCRIPTION = "task_description";
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
             "Create a new task for something the user asked for. The task starts pending. It is inserted"
                     + " after the task at after_task_order (0 inserts it at the start; an order past the end"
@@ -27,7 +27,6 @@ final class InsertTaskTool {
                             TASK_DESCRIPTION,
                             "The user's request, verbatim or closely paraphrased in the user's own words;"
                                     + " never your own summary."),
-            true,
             InsertTaskTool::execute);
 
     private InsertTaskTool() {}

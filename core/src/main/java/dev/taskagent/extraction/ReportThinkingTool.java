@@ -9,12 +9,11 @@ final class ReportThinkingTool {
     static final String NAME = "report_thinking";
     static final String THINKING = "thinking";
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.leavingTasksAlone(
             NAME,
             "Write down your analysis before acting: answer the checklist of the instructions. Changes"
                     + " nothing; call it first.",
             JsonSchema.object().requiredString(THINKING, "Your answers to the checklist."),
-            false,
             ReportThinkingTool::execute);
 
     private ReportThinkingTool() {}

@@ -33,7 +33,7 @@ final class SetTaskStepsTool {
 
     private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(?:[-*+]|\\d{1,9}[.)])\\s+(?:\\[[ xX]\\]\\s+)?");
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
             "Give a task its checklist of steps, replacing any steps it had: one step per action the user"
                     + " asked for, in the order to do them, 2 to 5 steps. Never combine two actions in one"
@@ -47,7 +47,6 @@ final class SetTaskStepsTool {
                             "The steps, in order, each one action in the user's words, e.g. [\"Research"
                                     + " family-friendly attractions in Bangkok for kids 5 & 3\", \"Send the"
                                     + " list to Hanan on WhatsApp\"]."),
-            true,
             SetTaskStepsTool::execute);
 
     private SetTaskStepsTool() {}
@@ -57,7 +56,7 @@ final class SetTaskStepsTool {
         List<String> texts = stepTexts(arguments
                 .optionalStringList(STEPS)
                 .orElseThrow(() -> new ToolArgumentException(
-                        "Argument 'steps' is missing; send the steps as an" + " array of strings, one action each.")));
+                        "Argument 'steps' is missing; send the steps as an array of strings, one action each.")));
         Task task = scope.taskAt(order);
         MarkdownSteps steps = keepChecked(MarkdownSteps.checklist(texts), task);
         if (steps.document().length() > Task.MAX_TEXT_LENGTH) {

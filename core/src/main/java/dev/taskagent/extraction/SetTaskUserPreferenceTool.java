@@ -12,7 +12,7 @@ final class SetTaskUserPreferenceTool {
     static final String NAME = "set_task_user_preference";
     static final String USER_PREFERENCE = "user_preference";
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
             "Replace the user preference of a task with a new, complete text. The old preference (shown in"
                     + " the task list as User Prefs) is discarded, so write the full merged preference:"
@@ -25,7 +25,6 @@ final class SetTaskUserPreferenceTool {
                             USER_PREFERENCE,
                             "The complete, conflict-free preference, including relevant user information"
                                     + " (e-mail, stack choices, constraints)."),
-            true,
             SetTaskUserPreferenceTool::execute);
 
     private SetTaskUserPreferenceTool() {}

@@ -125,12 +125,12 @@ final class SystemPrompt {
     }
 
     /**
-     * Returns the system prompt, with the guidance for {@code set_task_steps} when the agent offers it.
+     * Returns the system prompt of an agent that offers {@code set_task_steps}: the instructions and the
+     * guidance for steps.
      *
-     * @param withStepsTool whether the agent offers {@code set_task_steps}
      * @return the instructions for the extraction model
      */
-    static String text(boolean withStepsTool) {
-        return withStepsTool ? TEXT + STEPS_SECTION : TEXT;
+    static String withStepsGuidance() {
+        return TEXT + STEPS_SECTION;
     }
 }

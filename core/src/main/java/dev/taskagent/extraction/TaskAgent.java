@@ -1,6 +1,8 @@
 package dev.taskagent.extraction;
 
+import dev.taskagent.RunError;
 import dev.taskagent.event.TaskListener;
+import dev.taskagent.internal.ModelLoop;
 import dev.taskagent.internal.TransactionRunner;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatModels;
@@ -13,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The extraction agent: reads a batch of conversation messages of one session and keeps the session's
@@ -32,9 +36,16 @@ import java.util.concurrent.CancellationException;
  * transaction, commits, and tells the listeners. It stops when the model calls {@code finish}, answers
  * without tool calls, or the iterations are used up. The model's bad input (unknown tool, arguments that
  * are not JSON, a missing or mistyped argument, an order out of range, an unknown status, message ids
- * outside the batch) is answered with an error result the model can act on, and the run goes on. A
- * failure of the model or the store ends the run: the failing iteration is rolled back, earlier ones stay
- * committed, and the {@link AgentRun} names the tool and the cause; no exception escapes.
+ * outside the batch) is answered with an error result the model can act on, and the run goes on.
+ *
+ * <p><b>Errors.</b> Bad input from the host (a null, a blank session id, an empty batch) is refused with
+ * an exception before anything runs, and so is a store that fails while the task list is read, before the
+ * first model call. From the first model call on, a failure of the model, of a tool or of the store ends
+ * the run with a {@link RunError} in {@link AgentRun#error()} instead of an exception: the failing
+ * iteration is rolled back, earlier ones stay committed, and the {@link AgentRun} is the one place that
+ * says which (its tool calls, created and changed tasks). {@link
+ * dev.taskagent.steps.StepExecutor#execute(long)} reports its failures the same way. A failed run is
+ * logged once, at WARN, in one line with the cause, under this class's logger; the stack trace at DEBUG.
  *
  * <p><b>Threads.</b> Thread-safe: one agent serves every session of an application. Runs of different
  * sessions go in parallel. Runs of the <em>same</em> session are serialised: a second run of a session
@@ -43,14 +54,15 @@ import java.util.concurrent.CancellationException;
  * store and application.
  */
 public final class TaskAgent {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskAgent.class);
+
     private final TaskStore store;
     private final ChatModel chatModel;
     private final int maxIterations;
-    private final List<TaskListener> listeners;
     private final List<FinishedTaskHook> finishedTaskHooks;
     private final Clock clock;
-    private final ChatOptions chatOptions;
-    private final boolean stepsTool;
+    private final List<ExtractionTool> tools;
+    private final ModelLoop loop;
     private final InputRenderer renderer;
     private final TransactionRunner transactions;
     private final SessionLocks sessionLocks = new SessionLocks();
@@ -59,13 +71,20 @@ public final class TaskAgent {
         store = builder.store;
         chatModel = builder.chatModel;
         maxIterations = builder.maxIterations;
-        listeners = List.copyOf(builder.listeners);
         finishedTaskHooks = List.copyOf(builder.finishedTaskHooks);
         clock = builder.clock;
-        chatOptions = builder.chatOptions;
-        stepsTool = builder.stepsTool;
+        tools = builder.stepsTool ? ExtractionTools.withSteps() : ExtractionTools.withoutSteps();
+        String systemPrompt = builder.stepsTool ? SystemPrompt.withStepsGuidance() : SystemPrompt.text();
+        loop = new ModelLoop(
+                chatModel,
+                systemPrompt,
+                ExtractionTools.definitions(tools),
+                builder.chatOptions,
+                maxIterations,
+                ModelLoop.CallsAtTheLimit.RUN, // the calls of the last iteration are writes of their own
+                LOG);
         renderer = new InputRenderer(builder.previousProgressWindow, builder.partTruncationLength);
-        transactions = new TransactionRunner(store, listeners);
+        transactions = new TransactionRunner(store, builder.listeners);
     }
 
     /**
@@ -87,7 +106,7 @@ public final class TaskAgent {
      *
      * @param sessionId the session whose tasks to update; not blank
      * @param messages the new messages, oldest first; at least one, each with a distinct id
-     * @return what the run did; check {@link AgentRun#isSuccess()}
+     * @return what the run did, with the failure that stopped it, if any; check {@link AgentRun#isSuccess()}
      * @throws NullPointerException if an argument or a message is null
      * @throws IllegalArgumentException if the session id is blank or too long, the batch is empty, or two
      *     messages share an id
@@ -113,12 +132,14 @@ public final class TaskAgent {
         return store;
     }
 
-    ChatModel chatModel() {
-        return chatModel;
+    /** The request/response/tool-result loop, set up with the extraction's prompt, tools and limit. */
+    ModelLoop loop() {
+        return loop;
     }
 
-    int maxIterations() {
-        return maxIterations;
+    /** The tools a run offers, in the order the model sees them. */
+    List<ExtractionTool> tools() {
+        return tools;
     }
 
     /** Runs units of work and tells the listeners about their events after commit. */
@@ -132,15 +153,6 @@ public final class TaskAgent {
 
     Clock clock() {
         return clock;
-    }
-
-    ChatOptions chatOptions() {
-        return chatOptions;
-    }
-
-    /** Tells whether runs offer the model {@code set_task_steps}. */
-    boolean stepsTool() {
-        return stepsTool;
     }
 
     InputRenderer renderer() {
@@ -327,9 +339,7 @@ public final class TaskAgent {
                         "TaskAgent needs a store: call store(...) with a TaskStore, e.g. new InMemoryTaskStore()");
             }
             if (chatModel == null) {
-                throw new IllegalStateException("TaskAgent needs a chat model: call chatModel(...) with a ChatModel,"
-                        + " e.g. ChatModels.discover(), or OpenAiChatModel.builder()...build() from"
-                        + " taskagent-llm-openai");
+                throw new IllegalStateException(ModelLoop.missingChatModel("TaskAgent"));
             }
             return new TaskAgent(this);
         }

@@ -24,7 +24,7 @@ final class UpdateTaskByOrderTool {
     private static final List<String> STATUSES =
             Arrays.stream(TaskStatus.values()).map(TaskStatus::wireName).toList();
 
-    static final ExtractionTool TOOL = ExtractionTool.of(
+    static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
             "Change the status and/or the description of an existing task. Any status may follow any"
                     + " status: set a failed or successful task running again when work on it restarts.",
@@ -41,7 +41,6 @@ final class UpdateTaskByOrderTool {
                             TASK_DESCRIPTION,
                             "The new description, reflecting the user's updated intent in the user's own"
                                     + " words. Leave it out to keep the description."),
-            true,
             UpdateTaskByOrderTool::execute);
 
     private UpdateTaskByOrderTool() {}

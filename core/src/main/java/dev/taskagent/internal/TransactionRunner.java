@@ -62,7 +62,9 @@ public final class TransactionRunner {
         List<TaskEvent> events = new ArrayList<>();
         R result = store.inTransaction(transaction -> {
             events.clear(); // a store that retries the work must not publish the events of a failed attempt
-            return work.execute(transaction, events);
+            R value = work.execute(transaction, events);
+            events.forEach(transaction::recordEvent); // into the feed, in the same transaction
+            return value;
         });
         publish(events);
         return result;

@@ -1,5 +1,6 @@
 package dev.taskagent.queue;
 
+import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskRefusedException;
@@ -8,6 +9,7 @@ import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolArgumentException;
+import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.Arrays;
@@ -27,6 +29,8 @@ import java.util.function.Supplier;
  */
 final class QueueTools {
     static final String SIGNUP_FOR_TASK = "signup_for_task";
+    static final String COMPLETE_TASK = "complete_task";
+    static final String HEARTBEAT_TASK = "heartbeat_task";
     static final String MOVE_TASK = "move_task";
     static final String CREATE_TASK = "create_task";
     static final String GET_TASK = "get_task";
@@ -41,9 +45,13 @@ final class QueueTools {
 
     private QueueTools() {}
 
+    private static final List<String> OUTCOMES = List.of(TaskStatus.SUCCESS.wireName(), TaskStatus.FAILED.wireName());
+
     static Toolbox toolbox(TaskQueue queue) {
         return Toolbox.of(
                 signupForTask(queue),
+                completeTask(queue),
+                heartbeatTask(queue),
                 moveTask(queue),
                 createTask(queue),
                 getTask(queue),
@@ -54,17 +62,66 @@ final class QueueTools {
                 archiveTask(queue));
     }
 
+    /** The lean toolset of a model that only works tasks. */
+    static Toolbox workerToolbox(TaskQueue queue) {
+        return Toolbox.of(
+                signupForTask(queue), completeTask(queue), moveTask(queue), addComment(queue), getTask(queue));
+    }
+
     static Tool signupForTask(TaskQueue queue) {
         return Tool.of(
                 SIGNUP_FOR_TASK,
                 "Claim your next idle task (highest priority, then oldest): sets it running and returns it with"
-                        + " its comments and links.",
+                        + " its comments and links, its attempt and the time its lease ends. Finish it with"
+                        + " complete_task, naming the attempt.",
                 JsonSchema.object().requiredString("agent_name", "Your agent name"),
                 arguments -> {
                     String agent = arguments.requiredName("agent_name");
                     return queue.claimNext(agent)
                             .map(task -> withTask("Task #" + task.id() + " claimed and set to working status", task))
                             .orElseGet(() -> ToolResult.ok("No idle task is available for " + agent));
+                });
+    }
+
+    static Tool completeTask(TaskQueue queue) {
+        return Tool.of(
+                COMPLETE_TASK,
+                "Finish the task you claimed: success or failed, with an optional closing comment.",
+                JsonSchema.object()
+                        .requiredInteger("task_id", "Task id")
+                        .requiredString("agent_name", "Your agent name")
+                        .requiredInteger("attempt", "The attempt signup_for_task gave you")
+                        .requiredStringEnum("status", "How it ended", OUTCOMES)
+                        .optionalString("comment", "What was done, or why it failed"),
+                arguments -> {
+                    long taskId = arguments.requiredId("task_id");
+                    String agent = arguments.requiredName("agent_name");
+                    int attempt = attempt(arguments);
+                    TaskStatus outcome = TaskStatus.fromWireName(arguments.requiredChoice("status", OUTCOMES));
+                    String comment = arguments.optionalText("comment").orElse(null);
+                    return refusalAsError(() -> {
+                        queue.complete(taskId, agent, attempt, outcome, comment);
+                        return ToolResult.ok("Task #" + taskId + " completed: " + outcome.wireName());
+                    });
+                });
+    }
+
+    static Tool heartbeatTask(TaskQueue queue) {
+        return Tool.of(
+                HEARTBEAT_TASK,
+                "Keep your claim on a long task: renews its lease. Comments and links you add renew it too.",
+                JsonSchema.object()
+                        .requiredInteger("task_id", "Task id")
+                        .requiredString("agent_name", "Your agent name")
+                        .requiredInteger("attempt", "The attempt signup_for_task gave you"),
+                arguments -> {
+                    long taskId = arguments.requiredId("task_id");
+                    String agent = arguments.requiredName("agent_name");
+                    int attempt = attempt(arguments);
+                    return refusalAsError(() -> {
+                        Task task = queue.heartbeat(taskId, agent, attempt);
+                        return ToolResult.ok("Task #" + taskId + " lease until " + task.leaseExpiresAt());
+                    });
                 });
     }
 
@@ -77,19 +134,24 @@ final class QueueTools {
                         .requiredInteger("task_id", "Task id")
                         .requiredString("current_agent", "Your agent name")
                         .requiredString("new_agent", "Who takes over")
-                        .requiredString("comment", "What is done and what is left"),
+                        .requiredString("comment", "What is done and what is left")
+                        .optionalInteger("attempt", "Your claim's attempt, if you claimed the task"),
                 arguments -> {
                     long taskId = arguments.requiredId("task_id");
                     String currentAgent = arguments.requiredName("current_agent");
                     String newAgent = arguments.requiredName("new_agent");
                     String comment = arguments.requiredText("comment");
+                    OptionalInt attempt =
+                            arguments.has("attempt") ? OptionalInt.of(attempt(arguments)) : OptionalInt.empty();
                     if (newAgent.equals(currentAgent)) {
                         throw new ToolArgumentException("new_agent is the same as current_agent (" + currentAgent
                                 + "); name the agent who should take the task over.");
                     }
                     return refusalAsError(() -> withTask(
                             "Task #" + taskId + " transferred from " + currentAgent + " to " + newAgent,
-                            queue.move(taskId, currentAgent, newAgent, comment)));
+                            attempt.isPresent()
+                                    ? queue.move(taskId, currentAgent, attempt.getAsInt(), newAgent, comment)
+                                    : queue.move(taskId, currentAgent, newAgent, comment)));
                 });
     }
 
@@ -108,7 +170,13 @@ final class QueueTools {
                     arguments.optionalInt("priority").ifPresent(spec::priority);
                     arguments.optionalName("assignee").ifPresent(spec::assignee);
                     arguments.optionalName("created_by").ifPresent(spec::createdBy);
-                    arguments.optionalText("steps").ifPresent(spec::steps);
+                    arguments.optionalText("steps").ifPresent(steps -> {
+                        if (MarkdownSteps.parse(steps).isEmpty()) {
+                            throw new ToolArgumentException("Argument 'steps' holds no checklist item; write each step"
+                                    + " on its own line as '- [ ] what to do', or leave steps out.");
+                        }
+                        spec.steps(steps);
+                    });
                     Task task = queue.create(spec.build());
                     return ToolResult.ok("Task #" + task.id() + " created");
                 });
@@ -242,6 +310,16 @@ final class QueueTools {
                         return ToolResult.ok("Task #" + taskId + " archived");
                     });
                 });
+    }
+
+    private static int attempt(ToolArguments arguments) {
+        int attempt = arguments.requiredInt("attempt");
+        if (attempt < 1) {
+            throw new ToolArgumentException(
+                    "Argument 'attempt' must be the attempt signup_for_task gave you (1 or more), not " + attempt
+                            + ".");
+        }
+        return attempt;
     }
 
     private static ToolResult withTask(String headline, Task task) {

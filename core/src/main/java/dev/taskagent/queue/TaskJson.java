@@ -40,6 +40,10 @@ final class TaskJson {
         putIfPresent(node, "assignee", task.assignee());
         putIfPresent(node, "previous_assignee", task.previousAssignee());
         putIfPresent(node, "created_by", task.createdBy());
+        if (task.isLeased()) {
+            node.put("attempt", task.attempt());
+            node.put("lease_until", task.leaseExpiresAt().toString());
+        }
         node.put("description", task.description());
         if (task.hasSteps()) {
             node.put("steps", task.steps());

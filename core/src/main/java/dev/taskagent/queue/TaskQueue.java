@@ -3,11 +3,14 @@ package dev.taskagent.queue;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.TransactionRunner;
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskSnapshots;
+import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
@@ -18,10 +21,12 @@ import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.Toolbox;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 
 /**
@@ -64,16 +69,31 @@ public final class TaskQueue {
      * How often a version-guarded write is tried when another transaction changed the task between the
      * read and the write. Each retry reads the task again and checks it again.
      */
-    static final int MAX_ATTEMPTS = 10;
+    static final int MAX_STALE_RETRIES = 10;
+
+    /** The lease of a claim unless the builder sets another. */
+    public static final Duration DEFAULT_LEASE = Duration.ofMinutes(15);
+
+    /** How many claims a task may use unless the builder or the task sets another limit. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 3;
+
+    /** How many expired claims one transaction of {@link #reclaimExpired()} takes back. */
+    static final int RECLAIM_BATCH = 500;
 
     private final TransactionRunner runner;
     private final String sessionId;
+    private final Duration leaseDuration;
+    private final int maxAttempts;
     private final Toolbox tools;
+    private final Toolbox workerTools;
 
     private TaskQueue(Builder builder) {
         this.runner = new TransactionRunner(builder.store, builder.listeners);
         this.sessionId = builder.sessionId;
+        this.leaseDuration = builder.leaseDuration;
+        this.maxAttempts = builder.maxAttempts;
         this.tools = QueueTools.toolbox(this);
+        this.workerTools = QueueTools.workerToolbox(this);
     }
 
     /**
@@ -98,10 +118,11 @@ public final class TaskQueue {
     }
 
     /**
-     * Returns the queue's tools for a model: {@code signup_for_task}, {@code move_task}, {@code
-     * create_task}, {@code get_task}, {@code update_task}, {@code get_my_queue}, {@code add_comment},
-     * {@code add_link} and {@code archive_task}. Their results are short texts, the task as compact JSON
-     * where the tool returns one; bad input and refused moves are soft errors ({@code isError}).
+     * Returns the queue's full toolset for a model: {@code signup_for_task}, {@code complete_task},
+     * {@code heartbeat_task}, {@code move_task}, {@code create_task}, {@code get_task}, {@code
+     * update_task}, {@code get_my_queue}, {@code add_comment}, {@code add_link} and {@code archive_task}.
+     * Their results are short texts, the task as compact JSON where the tool returns one; bad input,
+     * refused moves and lost claims are soft errors ({@code isError}).
      *
      * @return the toolbox, immutable and thread-safe
      */
@@ -110,23 +131,173 @@ public final class TaskQueue {
     }
 
     /**
-     * Claims the agent's next idle task: among its pending, non-archived tasks the one with the highest
-     * priority, then the oldest, then the lowest id; sets it running and returns it with its comments
-     * and links. Atomic: under any concurrency each task is claimed by exactly one caller.
+     * Returns the lean toolset of a model that only works tasks: {@code signup_for_task}, {@code
+     * complete_task}, {@code move_task}, {@code add_comment} and {@code get_task}. Every request carries
+     * the definitions of the tools a model is given, so a worker pays for five definitions instead of
+     * eleven.
+     *
+     * @return the toolbox, immutable and thread-safe
+     */
+    public Toolbox workerTools() {
+        return workerTools;
+    }
+
+    /** @return the lease a claim gets unless it asks for another */
+    public Duration leaseDuration() {
+        return leaseDuration;
+    }
+
+    /** @return how many claims a task created through this queue may use, unless it sets its own limit */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /**
+     * Claims the agent's next idle task under the queue's {@linkplain Builder#leaseDuration(Duration)
+     * lease}: among its pending, non-archived tasks the one with the highest priority, then the oldest,
+     * then the lowest id; sets it running, counts the attempt, and returns it with its comments and
+     * links. Atomic: under any concurrency each task is claimed by exactly one caller.
+     *
+     * <p>The claim holds the task until it is completed, released or handed over, or until its lease
+     * expires without a {@linkplain #heartbeat(long, String, int) heartbeat} and a {@linkplain
+     * #reclaimExpired() reclaim} takes it back. Keep the returned task's {@link Task#attempt()}: it is the
+     * claim's fencing token.
      *
      * @param agent the agent's name; not blank
      * @return the claimed task, now running; empty when the agent has no idle task
      * @throws NullPointerException if {@code agent} is null
      * @throws IllegalArgumentException if {@code agent} is blank or longer than {@link Task#MAX_ID_LENGTH}
-     * @throws TaskStoreException if the store fails (nothing was claimed)
+     * @throws TaskStoreException if the store fails (nothing was claimed, or the lease brings the task
+     *     back)
      */
     public Optional<Task> claimNext(String agent) {
+        return claimNext(agent, leaseDuration);
+    }
+
+    /**
+     * Claims the agent's next idle task under a lease of its own; see {@link #claimNext(String)}.
+     *
+     * @param agent the agent's name; not blank
+     * @param lease how long the claim holds the task without a heartbeat; 1 ms to 1 day
+     * @return the claimed task, now running; empty when the agent has no idle task
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code agent} is blank or too long, or the lease out of bounds
+     * @throws TaskStoreException if the store fails
+     */
+    public Optional<Task> claimNext(String agent, Duration lease) {
         StoreArguments.name(agent, "agent");
+        Leases.lease(lease);
         return runner.run((transaction, events) -> {
-            Optional<Task> claimed = transaction.claimNext(agent);
+            Optional<Task> claimed = transaction.claimNext(agent, lease);
             claimed.ifPresent(task -> events.add(new TaskEvent.Claimed(task, agent)));
             return claimed;
         });
+    }
+
+    /**
+     * Renews the lease of a claim the agent holds, by the queue's lease duration from now. No event is
+     * published. Writing a comment or a link about the task through this queue renews it too.
+     *
+     * @param taskId the task
+     * @param agent the agent that claimed it
+     * @param attempt the claim's attempt, {@link Task#attempt()} of the claimed task
+     * @return the task with its new lease expiry
+     * @throws ClaimLostException if the task is no longer running under that agent and attempt
+     * @throws TaskNotFoundException if there is no such task
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws TaskStoreException if the store fails
+     */
+    public Task heartbeat(long taskId, String agent, int attempt) {
+        checkClaim(taskId, agent, attempt);
+        return store().inTransaction(transaction -> transaction.heartbeat(taskId, agent, attempt, leaseDuration));
+    }
+
+    /**
+     * Ends a claim with success or failure, optionally with a closing comment by the agent, in one
+     * transaction; publishes {@link TaskEvent.Completed}. A worker whose claim was lost (its lease expired
+     * and the task was reclaimed, or it was moved) is refused, and the newer claim stands.
+     *
+     * @param taskId the task
+     * @param agent the agent that claimed it
+     * @param attempt the claim's attempt
+     * @param outcome {@link TaskStatus#SUCCESS} or {@link TaskStatus#FAILED}
+     * @param comment what was done, or why it failed; null for none; not blank otherwise
+     * @return the task after the change
+     * @throws ClaimLostException if the task is no longer running under that agent and attempt
+     * @throws TaskNotFoundException if there is no such task
+     * @throws IllegalArgumentException if the outcome is not terminal or an argument is out of range
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, String comment) {
+        checkClaim(taskId, agent, attempt);
+        Objects.requireNonNull(outcome, "outcome");
+        if (!outcome.isTerminal()) {
+            throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName()
+                    + "; use release to give the" + " task back");
+        }
+        optionalComment(comment);
+        return runner.run((transaction, events) -> {
+            Task completed = transaction.complete(taskId, agent, attempt, outcome);
+            if (comment != null) {
+                completed = transaction.addComment(taskId, agent, comment);
+            }
+            events.add(new TaskEvent.Completed(completed, agent, outcome, comment));
+            return completed;
+        });
+    }
+
+    /**
+     * Gives a claimed task back to the agent's queue, pending again, optionally with a comment; the
+     * attempt stays counted. Publishes {@link TaskEvent.Released}.
+     *
+     * @param taskId the task
+     * @param agent the agent that claimed it
+     * @param attempt the claim's attempt
+     * @param comment why, or null for none; not blank otherwise
+     * @return the task after the change
+     * @throws ClaimLostException if the task is no longer running under that agent and attempt
+     * @throws TaskNotFoundException if there is no such task
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task release(long taskId, String agent, int attempt, String comment) {
+        checkClaim(taskId, agent, attempt);
+        optionalComment(comment);
+        return runner.run((transaction, events) -> {
+            Task released = transaction.release(taskId, agent, attempt);
+            if (comment != null) {
+                released = transaction.addComment(taskId, agent, comment);
+            }
+            events.add(new TaskEvent.Released(released, agent, comment));
+            return released;
+        });
+    }
+
+    /**
+     * Takes back every running task whose lease expired: pending again while it has attempts left
+     * (its own limit, else the queue's {@linkplain Builder#maxAttempts(int) default}), failed otherwise,
+     * each with a comment that says so; publishes {@link TaskEvent.LeaseExpired} for each. Works in
+     * batches of {@value #RECLAIM_BATCH}, one transaction each. Safe to run from many threads and
+     * processes at once: each expired claim is taken back exactly once, and a task completed or renewed
+     * meanwhile is never touched. A {@link LeaseReaper} runs it on a schedule.
+     *
+     * @return what was taken back, oldest expiry first; empty when nothing had expired
+     * @throws TaskStoreException if the store fails (the batches before stay committed)
+     */
+    public List<ReclaimedTask> reclaimExpired() {
+        List<ReclaimedTask> all = new ArrayList<>();
+        while (true) {
+            List<ReclaimedTask> batch = runner.run((transaction, events) -> {
+                List<ReclaimedTask> reclaimed = transaction.reclaimExpired(maxAttempts, RECLAIM_BATCH);
+                reclaimed.forEach(task ->
+                        events.add(new TaskEvent.LeaseExpired(task.task(), task.expiredAttempt(), task.outcome())));
+                return reclaimed;
+            });
+            all.addAll(batch);
+            if (batch.size() < RECLAIM_BATCH) {
+                return List.copyOf(all);
+            }
+        }
     }
 
     /**
@@ -156,6 +327,31 @@ public final class TaskQueue {
      * @throws TaskStoreException if the store fails (nothing was written)
      */
     public Task move(long taskId, String fromAgent, String toAgent, String comment) {
+        return move(taskId, fromAgent, OptionalInt.empty(), toAgent, comment);
+    }
+
+    /**
+     * Hands over a task the agent holds by a claim, fenced by the claim's attempt: refused when the
+     * claim was lost (the task is no longer running under {@code fromAgent} in that attempt). Otherwise
+     * as {@link #move(long, String, String, String)}.
+     *
+     * @param taskId the task's id; positive
+     * @param fromAgent the agent that claimed the task; not blank
+     * @param attempt the claim's attempt; at least 1
+     * @param toAgent the agent that takes it over; not blank, not {@code fromAgent}
+     * @param comment why the task is handed over and what is left to do; not blank
+     * @return the task after the move, with all its comments and links
+     * @throws ClaimLostException if the task is no longer running under that agent and attempt
+     * @throws TaskNotFoundException if there is no such task
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws StaleTaskException if the task kept changing concurrently (after 10 attempts)
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task move(long taskId, String fromAgent, int attempt, String toAgent, String comment) {
+        return move(taskId, fromAgent, OptionalInt.of(Leases.attempt(attempt)), toAgent, comment);
+    }
+
+    private Task move(long taskId, String fromAgent, OptionalInt attempt, String toAgent, String comment) {
         StoreArguments.taskId(taskId);
         StoreArguments.name(fromAgent, "fromAgent");
         StoreArguments.name(toAgent, "toAgent");
@@ -166,6 +362,9 @@ public final class TaskQueue {
         }
         return retryingWhenStale(() -> runner.run((transaction, events) -> {
             Task task = existing(transaction, taskId);
+            if (attempt.isPresent()) {
+                checkClaimHeld(task, fromAgent, attempt.getAsInt());
+            }
             checkMovable(task, fromAgent);
             transaction.updateTask(TaskUpdate.of(taskId)
                     .expectVersion(task.version())
@@ -177,6 +376,12 @@ public final class TaskQueue {
             events.add(new TaskEvent.Moved(moved, fromAgent, toAgent, comment));
             return moved;
         }));
+    }
+
+    private static void checkClaimHeld(Task task, String agent, int attempt) {
+        if (task.status() != TaskStatus.RUNNING || !agent.equals(task.assignee()) || task.attempt() != attempt) {
+            throw new ClaimLostException(task, agent, attempt);
+        }
     }
 
     /**
@@ -201,8 +406,9 @@ public final class TaskQueue {
      */
     public Task create(NewTask task) {
         Objects.requireNonNull(task, "task");
+        NewTask spec = task.maxAttempts() > 0 ? task : withMaxAttempts(task, maxAttempts);
         return runner.run((transaction, events) -> {
-            Task created = transaction.appendTask(task);
+            Task created = transaction.appendTask(spec);
             events.add(new TaskEvent.Created(created));
             return created;
         });
@@ -273,7 +479,7 @@ public final class TaskQueue {
         StoreArguments.name(author, "author");
         StoreArguments.text(text, "text");
         return runner.run((transaction, events) -> {
-            Task task = transaction.addComment(taskId, author, text);
+            Task task = renewedByActivity(transaction, transaction.addComment(taskId, author, text), author);
             events.add(new TaskEvent.Commented(
                     task, task.comments().get(task.comments().size() - 1)));
             return task;
@@ -298,7 +504,7 @@ public final class TaskQueue {
         Objects.requireNonNull(description, "description");
         StoreArguments.name(author, "author");
         return runner.run((transaction, events) -> {
-            Task task = transaction.addLink(taskId, url, description, author);
+            Task task = renewedByActivity(transaction, transaction.addLink(taskId, url, description, author), author);
             events.add(new TaskEvent.Updated(task));
             return task;
         });
@@ -382,6 +588,40 @@ public final class TaskQueue {
         return copy.build();
     }
 
+    /**
+     * Renews the lease of a task its claiming agent is writing about, as a heartbeat would: a model
+     * working through tools need not heartbeat by hand.
+     */
+    private Task renewedByActivity(TaskTransaction transaction, Task task, String author) {
+        if (task.isLeased() && author.equals(task.assignee())) {
+            return transaction.heartbeat(task.id(), author, task.attempt(), leaseDuration);
+        }
+        return task;
+    }
+
+    private static void checkClaim(long taskId, String agent, int attempt) {
+        StoreArguments.taskId(taskId);
+        StoreArguments.name(agent, "agent");
+        Leases.attempt(attempt);
+    }
+
+    private static void optionalComment(String comment) {
+        if (comment != null) {
+            StoreArguments.text(comment, "comment");
+        }
+    }
+
+    private static NewTask withMaxAttempts(NewTask task, int maxAttempts) {
+        return new NewTask(
+                task.sessionId(),
+                task.description(),
+                task.priority(),
+                task.assignee(),
+                task.createdBy(),
+                task.steps(),
+                maxAttempts);
+    }
+
     private static Task existing(TaskTransaction transaction, long taskId) {
         return transaction.findTask(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
     }
@@ -407,7 +647,7 @@ public final class TaskQueue {
             try {
                 return operation.get();
             } catch (StaleTaskException e) {
-                if (attempt >= MAX_ATTEMPTS) {
+                if (attempt >= MAX_STALE_RETRIES) {
                     throw e;
                 }
             }
@@ -419,6 +659,8 @@ public final class TaskQueue {
         private final TaskStore store;
         private final List<TaskListener> listeners = new ArrayList<>();
         private String sessionId = DEFAULT_SESSION_ID;
+        private Duration leaseDuration = DEFAULT_LEASE;
+        private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
 
         private Builder(TaskStore store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -435,6 +677,35 @@ public final class TaskQueue {
          */
         public Builder sessionId(String value) {
             sessionId = StoreArguments.sessionId(value);
+            return this;
+        }
+
+        /**
+         * Sets the lease of a claim: how long a claimed task stays with its worker without a heartbeat
+         * (or a comment or link by it) before a reclaim may take it back. Longer than the longest pause
+         * between two writes of a worker, or slow workers lose their tasks and the work is done twice.
+         *
+         * @param value 1 ms to 1 day; default 15 minutes
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         * @throws IllegalArgumentException if {@code value} is out of bounds
+         */
+        public Builder leaseDuration(Duration value) {
+            leaseDuration = Leases.lease(value);
+            return this;
+        }
+
+        /**
+         * Sets how many claims a task created through this queue may use, and the limit of tasks without
+         * one of their own at a reclaim: when the lease of its last allowed claim expires, the task fails
+         * (a dead letter) instead of going back to the queue.
+         *
+         * @param value 1..{@value NewTask#MAX_ATTEMPTS_LIMIT}; default {@value #DEFAULT_MAX_ATTEMPTS}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is out of range
+         */
+        public Builder maxAttempts(int value) {
+            maxAttempts = Leases.maxAttempts(value);
             return this;
         }
 

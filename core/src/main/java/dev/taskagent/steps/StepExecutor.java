@@ -1,26 +1,23 @@
 package dev.taskagent.steps;
 
+import dev.taskagent.RunError;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
+import dev.taskagent.internal.ModelLoop;
 import dev.taskagent.internal.TransactionRunner;
-import dev.taskagent.llm.AssistantMessage;
-import dev.taskagent.llm.ChatMessage;
 import dev.taskagent.llm.ChatModel;
-import dev.taskagent.llm.ChatModelException;
 import dev.taskagent.llm.ChatOptions;
 import dev.taskagent.llm.ChatRequest;
 import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.TokenUsage;
 import dev.taskagent.llm.ToolCall;
-import dev.taskagent.llm.ToolResultMessage;
-import dev.taskagent.llm.UserMessage;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
-import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.time.Clock;
@@ -28,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,23 +52,28 @@ import org.slf4j.LoggerFactory;
  * and {@link Task#currentStep()} set to it in one small transaction, and {@link TaskEvent.StepCompleted}
  * goes to the listeners right after it committed, while the model is still writing. When the model calls
  * tools, the executor runs them (outside any transaction), hands the results back and streams the next
- * answer, up to {@link Builder#maxModelCalls(int)} model calls. A marker for a step that is already
- * checked changes nothing; a marker inside a fenced code block of the answer is ignored unless {@link
+ * answer, up to {@link Builder#maxModelCalls(int)} model calls; the tool calls of an answer at that limit
+ * are not run, since no model would read their results. A marker for a step that is already checked
+ * changes nothing; a marker inside a fenced code block of the answer is ignored unless {@link
  * Builder#countMarkersInCodeBlocks()} says otherwise. Ignored markers are listed in {@link
  * StepRun#warnings()}; the first of a run is logged at WARN, the others at DEBUG.
  *
- * <p><b>Status.</b> With {@link Builder#manageStatus(boolean)} on (the default), the executor sets the
- * task running when the run starts (unless it already is), and success when the run ends with every step
- * checked. It never sets failed: when steps are left unchecked the task stays running, the {@link
- * StepRun} lists the open steps, and the caller decides (retry, hand over, set failed). With it off the
+ * <p><b>Status.</b> By default the executor sets the task running when the run starts (unless it already
+ * is), and success when the run ends normally with every step checked. It never sets failed: when steps
+ * are left unchecked, or the run failed, the task stays running, the {@link StepRun} lists the open steps,
+ * and the caller decides (retry, hand over, set failed). With {@link Builder#leaveStatusToCaller()} the
  * executor never changes the status; {@link StepRun#allStepsDone()} tells the caller whether the task can
  * be marked success.
  *
- * <p><b>Errors.</b> A task without steps is refused with {@link IllegalArgumentException} before any model
- * call; a task whose steps are all checked returns at once. A failure of the model ({@link
- * ChatModelException}), of a tool ({@link ToolExecutionException}, a hard error) or of the store ends the
- * run with that exception; the steps ticked before stay ticked, since each tick committed on its own.
- * Bad tool arguments and unknown tools are soft errors the model reads and fixes.
+ * <p><b>Errors.</b> Bad input from the host is refused with an exception before any model call: an
+ * unknown task, a task without steps; so is a store that fails before the first model call, which has
+ * changed nothing. A task whose steps are all checked returns at once. From the first model call on, a
+ * failure of the model, of a tool (a hard error) or of the store (a tick, the final status) ends the run
+ * with a {@link RunError} in {@link StepRun#error()} instead of an exception: the steps ticked before stay
+ * ticked, since each tick committed on its own, and the {@link StepRun} is the one place that says which.
+ * {@link dev.taskagent.extraction.TaskAgent#run} reports its failures the same way. A failed run is logged
+ * once, at WARN, in one line with the cause, under this class's logger; the stack trace at DEBUG. Bad tool
+ * arguments and unknown tools are soft errors the model reads and fixes.
  *
  * <p>Thread-safe when its store, model, tools and listeners are: one executor may run many tasks at
  * once. Do not run the same task twice at the same time; the ticks would stay correct, but the work would
@@ -83,27 +86,30 @@ public final class StepExecutor {
     public static final int DEFAULT_MAX_MODEL_CALLS = 10;
 
     private final TaskStore store;
-    private final ChatModel chatModel;
     private final Toolbox toolbox;
     private final TransactionRunner runner;
     private final Clock clock;
-    private final ChatOptions chatOptions;
-    private final int maxModelCalls;
+    private final ModelLoop loop;
     private final boolean lenientMarkers;
     private final boolean countMarkersInCodeBlocks;
-    private final boolean manageStatus;
+    private final boolean statusLeftToCaller;
 
     private StepExecutor(Builder builder) {
         store = builder.store;
-        chatModel = builder.chatModel;
         toolbox = builder.toolbox;
         runner = new TransactionRunner(builder.store, builder.listeners);
         clock = builder.clock;
-        chatOptions = builder.chatOptions;
-        maxModelCalls = builder.maxModelCalls;
+        loop = new ModelLoop(
+                builder.chatModel,
+                ExecutionPrompt.SYSTEM_PROMPT,
+                toolbox.definitions(),
+                builder.chatOptions,
+                builder.maxModelCalls,
+                ModelLoop.CallsAtTheLimit.LEAVE, // a tool's result no model reads could not tick its step
+                LOG);
         lenientMarkers = builder.lenientMarkers;
         countMarkersInCodeBlocks = builder.countMarkersInCodeBlocks;
-        manageStatus = builder.manageStatus;
+        statusLeftToCaller = builder.statusLeftToCaller;
     }
 
     /**
@@ -142,25 +148,25 @@ public final class StepExecutor {
      * Executes a task's unchecked steps.
      *
      * @param taskId the task; it must have at least one step
-     * @return the outcome: steps ticked, steps still open, whether the task was marked success
+     * @return the outcome: steps ticked, steps still open, whether the task was marked success, and the
+     *     failure that stopped the run, if any; check {@link StepRun#isSuccess()}
      * @throws IllegalArgumentException if {@code taskId} is not positive or the task has no steps
      * @throws TaskNotFoundException if there is no such task
-     * @throws ChatModelException if the model fails; steps ticked before stay ticked
-     * @throws ToolExecutionException if a tool fails unexpectedly; steps ticked before stay ticked
+     * @throws TaskStoreException if the store fails before the first model call (nothing was changed)
      */
     public StepRun execute(long taskId) {
         StoreArguments.taskId(taskId);
         Instant startedAt = clock.instant();
         Task task = store.findTask(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
         MarkdownSteps steps = TaskSteps.stepsOf(task);
-        Execution execution = new Execution(task, steps);
-        if (!steps.allDone()) {
-            if (manageStatus && task.status() != TaskStatus.RUNNING) {
-                setStatus(taskId, TaskStatus.RUNNING);
-            }
-            execution.converse(task, steps);
+        Execution execution = new Execution(task, steps, startedAt);
+        if (steps.allDone()) {
+            return execution.finishWithoutModel();
         }
-        return execution.finish(startedAt);
+        if (!statusLeftToCaller && task.status() != TaskStatus.RUNNING) {
+            setStatus(taskId, TaskStatus.RUNNING);
+        }
+        return execution.run(task, steps);
     }
 
     private Task setStatus(long taskId, TaskStatus status) {
@@ -176,74 +182,93 @@ public final class StepExecutor {
         });
     }
 
-    /** The state of one run. Not thread-safe: it lives on the thread that runs {@link #execute(long)}. */
-    private final class Execution {
+    /**
+     * The state of one run, and the {@link ModelLoop} hooks of step execution: answers stream through the
+     * marker parser, tool calls run one by one outside any transaction. Not thread-safe: it lives on the
+     * thread that runs {@link #execute(long)}.
+     */
+    private final class Execution implements ModelLoop.Hooks {
         private final long taskId;
+        private final String subject;
+        private final Instant startedAt;
         private final StepMarkerParser parser;
         private final List<String> warnings = new ArrayList<>();
         private final List<Integer> ticked = new ArrayList<>();
         private TaskSteps.Tick lastTick;
-        private TokenUsage usage = TokenUsage.ZERO;
-        private String finalText = "";
-        private int modelCalls;
         private int toolCalls;
-        private boolean callLimitReached;
 
-        Execution(Task task, MarkdownSteps steps) {
-            taskId = task.id();
-            lastTick = new TaskSteps.Tick(task, steps, false);
-            StepMarkerParser.Builder markers = StepMarkerParser.builder(steps.total(), (number, text) -> tick(number))
-                    .lenient(lenientMarkers);
+        /** What the store threw while a step was ticked; the stream is cut off, and the run stops. */
+        private RuntimeException tickFailure;
+
+        Execution(Task task, MarkdownSteps steps, Instant startedAt) {
+            this.taskId = task.id();
+            this.subject = "Step execution of task " + task.id();
+            this.startedAt = startedAt;
+            this.lastTick = new TaskSteps.Tick(task, steps, false);
+            StepMarkerParser.Builder markers = StepMarkerParser.builder(steps.total(), (number, text) -> tick(number));
+            if (lenientMarkers) {
+                markers.lenientMarkers();
+            }
             if (countMarkersInCodeBlocks) {
                 markers.countMarkersInCodeBlocks();
             }
             parser = markers.build();
         }
 
-        void converse(Task task, MarkdownSteps steps) {
-            List<ChatMessage> messages = new ArrayList<>();
-            messages.add(new UserMessage(ExecutionPrompt.taskMessage(task, steps)));
-            while (true) {
-                ChatRequest request =
-                        new ChatRequest(ExecutionPrompt.SYSTEM_PROMPT, messages, toolbox.definitions(), chatOptions);
-                ChatResponse response = chatModel.chatStreaming(request, parser);
-                // Each response is a stream of its own: a marker on its last line counts now.
-                parser.endOfStream();
-                modelCalls++;
-                usage = usage.plus(response.usage());
-                if (!response.text().isBlank()) {
-                    finalText = response.text();
-                }
-                messages.add(AssistantMessage.of(response));
-                if (!response.hasToolCalls()) {
-                    return;
-                }
-                if (modelCalls >= maxModelCalls) {
-                    callLimitReached = true;
-                    warn("Stopped after " + modelCalls + " model calls (the limit); the model still asked for "
-                            + response.toolCalls().stream().map(ToolCall::name).collect(Collectors.joining(", "))
-                            + ", which was not run");
-                    return;
-                }
-                for (ToolCall call : response.toolCalls()) {
-                    ToolResult result = toolbox.call(call);
-                    toolCalls++;
-                    messages.add(new ToolResultMessage(call.id(), call.name(), result.text(), result.isError()));
-                }
+        StepRun run(Task task, MarkdownSteps steps) {
+            ModelLoop.Outcome outcome = loop.run(subject, ExecutionPrompt.taskMessage(task, steps), this);
+            if (!outcome.callsNotRun().isEmpty()) {
+                warn("Stopped after " + outcome.modelCalls() + " model calls (the limit); the model still asked for "
+                        + outcome.callsNotRun().stream().map(ToolCall::name).collect(Collectors.joining(", "))
+                        + ", which was not run");
             }
+            return finish(outcome);
+        }
+
+        @Override
+        public ChatResponse ask(ChatModel model, ChatRequest request) {
+            ChatResponse response;
+            try {
+                response = model.chatStreaming(request, parser);
+                // Each answer is a stream of its own: a marker on its last line counts now.
+                parser.endOfStream();
+            } catch (RuntimeException e) {
+                throw tickFailure == null ? e : new ModelLoop.StoreFailure(tickFailure);
+            }
+            if (tickFailure != null) {
+                throw new ModelLoop.StoreFailure(tickFailure); // the model's client swallowed it
+            }
+            return response;
+        }
+
+        @Override
+        public ModelLoop.Round runCalls(int iteration, List<ToolCall> calls) {
+            List<ToolResult> results = new ArrayList<>();
+            for (ToolCall call : calls) {
+                results.add(toolbox.call(call));
+                toolCalls++;
+            }
+            return ModelLoop.Round.continuing(results);
         }
 
         private void tick(int number) {
+            if (tickFailure != null) {
+                return;
+            }
             TaskSteps.Tick previous = lastTick;
             try {
                 lastTick = runner.run(
                         (transaction, events) -> TaskSteps.tick(transaction, events, taskId, number, previous));
-                if (lastTick.changed()) {
-                    ticked.add(number);
-                }
             } catch (IllegalArgumentException e) {
                 // The document changed during the run and the step is gone: nothing to tick.
                 parser.ignore("Ignored the marker for step " + number + ": " + e.getMessage());
+                return;
+            } catch (RuntimeException e) {
+                tickFailure = e;
+                throw e; // cuts the stream off: the run stops
+            }
+            if (lastTick.changed()) {
+                ticked.add(number);
             }
         }
 
@@ -252,14 +277,63 @@ public final class StepExecutor {
             warnings.add(warning);
         }
 
-        StepRun finish(Instant startedAt) {
-            Task task = store.findTask(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
-            MarkdownSteps steps = MarkdownSteps.parse(task.steps() == null ? "" : task.steps());
-            boolean markedSuccess = false;
-            if (manageStatus && steps.allDone() && task.status() != TaskStatus.SUCCESS) {
+        /** Ends a run that needed no model call: every step was checked already. */
+        StepRun finishWithoutModel() {
+            Task task = reload();
+            MarkdownSteps steps = stepsIn(task);
+            boolean markSuccess = shouldMarkSuccess(task, steps);
+            if (markSuccess) {
                 task = setStatus(taskId, TaskStatus.SUCCESS);
-                markedSuccess = true;
             }
+            return result(task, steps, markSuccess, Optional.empty(), noModelCall());
+        }
+
+        /** Ends a run after its loop: reads the task again and marks it success if it is done. */
+        StepRun finish(ModelLoop.Outcome outcome) {
+            Optional<RunError> error = outcome.error();
+            Task task = lastTick.task();
+            MarkdownSteps steps = lastTick.steps();
+            boolean markedSuccess = false;
+            try {
+                task = reload();
+                steps = stepsIn(task);
+                if (error.isEmpty() && shouldMarkSuccess(task, steps)) {
+                    task = setStatus(taskId, TaskStatus.SUCCESS);
+                    markedSuccess = true;
+                }
+            } catch (RuntimeException e) {
+                if (error.isPresent()) {
+                    error.get().cause().addSuppressed(e);
+                } else {
+                    error = Optional.of(new RunError(RunError.Stage.STORE, null, outcome.modelCalls(), e));
+                    loop.reportFailure(subject, error.get());
+                }
+            }
+            return result(task, steps, markedSuccess, error, outcome);
+        }
+
+        private Task reload() {
+            return store.findTask(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
+        }
+
+        private boolean shouldMarkSuccess(Task task, MarkdownSteps steps) {
+            return !statusLeftToCaller && steps.allDone() && task.status() != TaskStatus.SUCCESS;
+        }
+
+        private static MarkdownSteps stepsIn(Task task) {
+            return MarkdownSteps.parse(task.steps() == null ? "" : task.steps());
+        }
+
+        private static ModelLoop.Outcome noModelCall() {
+            return new ModelLoop.Outcome(ModelLoop.Stop.ANSWERED, Optional.empty(), 0, TokenUsage.ZERO, "", List.of());
+        }
+
+        private StepRun result(
+                Task task,
+                MarkdownSteps steps,
+                boolean markedSuccess,
+                Optional<RunError> error,
+                ModelLoop.Outcome outcome) {
             List<String> allWarnings = new ArrayList<>(parser.warnings());
             allWarnings.addAll(warnings);
             StepRun run = new StepRun(
@@ -268,11 +342,12 @@ public final class StepExecutor {
                     ticked,
                     steps.unchecked(),
                     markedSuccess,
-                    finalText,
-                    modelCalls,
+                    error,
+                    outcome.lastText(),
+                    outcome.modelCalls(),
                     toolCalls,
-                    callLimitReached,
-                    usage,
+                    !outcome.callsNotRun().isEmpty(),
+                    outcome.usage(),
                     allWarnings,
                     startedAt,
                     clock.instant());
@@ -292,7 +367,7 @@ public final class StepExecutor {
         private int maxModelCalls = DEFAULT_MAX_MODEL_CALLS;
         private boolean lenientMarkers;
         private boolean countMarkersInCodeBlocks;
-        private boolean manageStatus = true;
+        private boolean statusLeftToCaller;
 
         private Builder() {}
 
@@ -392,14 +467,13 @@ public final class StepExecutor {
         }
 
         /**
-         * Accepts the common variants of the step marker ({@code ✔}, {@code ✅}, leading spaces, bold);
-         * see {@link StepMarkerParser}. Off by default.
+         * Accepts the common variants of the step marker too ({@code ✔}, {@code ✅}, leading spaces, bold);
+         * see {@link StepMarkerParser}. By default only {@code ✓ STEP n: text} counts.
          *
-         * @param value true to accept the variants
          * @return this builder
          */
-        public Builder lenientMarkers(boolean value) {
-            lenientMarkers = value;
+        public Builder lenientMarkers() {
+            lenientMarkers = true;
             return this;
         }
 
@@ -417,14 +491,14 @@ public final class StepExecutor {
         }
 
         /**
-         * Lets the executor set the task running when a run starts and success when every step is done
-         * (the default), or leaves the status entirely to the caller.
+         * Leaves the task's status entirely to the caller: the executor neither sets the task running when a
+         * run starts nor success when every step is done, as it does by default. {@link
+         * StepRun#allStepsDone()} tells the caller whether the task can be marked success.
          *
-         * @param value false to never change the status
          * @return this builder
          */
-        public Builder manageStatus(boolean value) {
-            manageStatus = value;
+        public Builder leaveStatusToCaller() {
+            statusLeftToCaller = true;
             return this;
         }
 
@@ -436,11 +510,11 @@ public final class StepExecutor {
          */
         public StepExecutor build() {
             if (store == null) {
-                throw new IllegalStateException("StepExecutor needs a store: call store(taskStore) before build()");
+                throw new IllegalStateException(
+                        "StepExecutor needs a store: call store(...) with a TaskStore, e.g. new InMemoryTaskStore()");
             }
             if (chatModel == null) {
-                throw new IllegalStateException(
-                        "StepExecutor needs a chat model: call chatModel(model) before build()");
+                throw new IllegalStateException(ModelLoop.missingChatModel("StepExecutor"));
             }
             return new StepExecutor(this);
         }

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * Builder#countMarkersInCodeBlocks()} counts markers in code blocks too. Fences are followed across chunk
  * boundaries like markers.
  *
- * <p>The lenient mode (off by default) also accepts the check marks {@code ✔} and {@code ✅} (with or
+ * <p>The lenient mode ({@link Builder#lenientMarkers()}, off by default) also accepts the check marks {@code ✔} and {@code ✅} (with or
  * without the emoji variation selector), spaces and tabs before the check mark, any spacing between the
  * parts, {@code Step} in any case, and bold: {@code **✓ STEP 1:** text} or {@code **✓ STEP 1**: text}.
  *
@@ -767,13 +767,13 @@ public final class StepMarkerParser implements TextDeltaListener {
         }
 
         /**
-         * Accepts the common variants of the marker too (see the class description). Off by default.
+         * Accepts the common variants of the marker too (see the class description). By default only
+         * {@code ✓ STEP n: text} counts.
          *
-         * @param value true for the lenient mode
          * @return this builder
          */
-        public Builder lenient(boolean value) {
-            lenient = value;
+        public Builder lenientMarkers() {
+            lenient = true;
             return this;
         }
 

@@ -1,16 +1,23 @@
 package dev.taskagent.steps;
 
+import dev.taskagent.RunError;
 import dev.taskagent.llm.TokenUsage;
 import dev.taskagent.task.Task;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * The honest outcome of one {@link StepExecutor} run: which steps the model reported done, which are
- * still open, and whether the task was marked success.
+ * still open, whether the task was marked success, and the failure that stopped the run, if one did.
+ *
+ * <p>A run either ends normally ({@link #isSuccess()}: the model answered without tool calls, or used up
+ * its model calls) or with an {@link #error()}. Either way every step ticked before stays ticked (each tick
+ * committed on its own), and {@link #completedSteps()} lists them. A run that failed never marks the task
+ * success.
  *
  * <p>Immutable and thread-safe.
  *
@@ -18,10 +25,12 @@ import java.util.stream.Collectors;
  * @param steps the task's steps as they were when the run ended
  * @param completedSteps the numbers of the steps ticked by this run, in the order their markers arrived
  * @param uncheckedSteps the steps still unchecked at the end, in document order; empty when all are done
- * @param markedSuccess true when the run set the task's status to success (every step done, and the
- *     executor manages the status)
+ * @param markedSuccess true when the run set the task's status to success (every step done, the run did
+ *     not fail, and the executor manages the status)
+ * @param error the failure that stopped the run: of the model, a tool or the store; empty when it ended
+ *     normally
  * @param finalText the text of the model's last answer: its summary, or why it stopped
- * @param modelCalls how many model calls the run made
+ * @param modelCalls how many model calls the run made, a failed one included
  * @param toolCalls how many tool calls it ran
  * @param callLimitReached true when the run stopped at the model-call limit while the model still asked
  *     for tools (those calls were not run)
@@ -36,6 +45,7 @@ public record StepRun(
         List<Integer> completedSteps,
         List<Step> uncheckedSteps,
         boolean markedSuccess,
+        Optional<RunError> error,
         String finalText,
         int modelCalls,
         int toolCalls,
@@ -51,6 +61,10 @@ public record StepRun(
         Objects.requireNonNull(steps, "steps");
         completedSteps = List.copyOf(completedSteps);
         uncheckedSteps = List.copyOf(uncheckedSteps);
+        Objects.requireNonNull(error, "error");
+        if (error.isPresent() && markedSuccess) {
+            throw new IllegalArgumentException("a run that failed never marks the task success");
+        }
         Objects.requireNonNull(finalText, "finalText");
         if (modelCalls < 0 || toolCalls < 0) {
             throw new IllegalArgumentException(
@@ -60,6 +74,16 @@ public record StepRun(
         warnings = List.copyOf(warnings);
         Objects.requireNonNull(startedAt, "startedAt");
         Objects.requireNonNull(finishedAt, "finishedAt");
+    }
+
+    /**
+     * Tells whether the run ended without a hard error. Not the same as {@link #allStepsDone()}: a run
+     * that ended normally may leave steps open, and one that failed may have ticked them all.
+     *
+     * @return true when {@link #error()} is empty
+     */
+    public boolean isSuccess() {
+        return error.isEmpty();
     }
 
     /** @return true when every step of the task is checked */
@@ -75,16 +99,20 @@ public record StepRun(
     /**
      * Describes the outcome in one line, for logs and for people.
      *
-     * @return for example {@code 1 of 2 steps done; not done: 2. Send the list to Hanan on WhatsApp}
+     * @return for example {@code 1 of 2 steps done; not done: 2. Send the list to Hanan on WhatsApp}, or
+     *     for a run that failed {@code 1 of 2 steps done; not done: 2. Send the list to Hanan on WhatsApp;
+     *     stopped: Tool 'send_whatsapp' failed in iteration 1: IllegalStateException: gateway down}
      */
     public String describe() {
         String head = steps.done() + " of " + steps.total() + " steps done";
+        String stopped = error.map(failure -> "; stopped: " + failure.message()).orElse("");
         if (allStepsDone()) {
-            return head + (markedSuccess ? "; task marked success" : "");
+            return head + (markedSuccess ? "; task marked success" : "") + stopped;
         }
         return head + "; not done: "
                 + uncheckedSteps.stream()
                         .map(step -> step.number() + ". " + step.text())
-                        .collect(Collectors.joining("; "));
+                        .collect(Collectors.joining("; "))
+                + stopped;
     }
 }

@@ -1,6 +1,8 @@
 package dev.taskagent.store;
 
+import dev.taskagent.event.EventFeed;
 import dev.taskagent.task.Task;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -110,9 +112,9 @@ import java.util.Optional;
  * <p><b>TS-7 Claiming</b>
  *
  * <ul>
- *   <li>TS-7.1 {@code claimNext(assignee)} picks, among the assignee's pending, non-archived tasks, the
- *       one with the highest priority, then the oldest {@code createdAt}, then the lowest id; sets it
- *       running; and returns it with its comments and links.
+ *   <li>TS-7.1 {@code claimNext(assignee, lease)} picks, among the assignee's pending, non-archived
+ *       tasks, the one with the highest priority, then the oldest {@code createdAt}, then the lowest id;
+ *       sets it running; and returns it with its comments and links.
  *   <li>TS-7.2 A claimed task is never returned by another claim while it is not pending again: under
  *       any concurrency each pending task is claimed by exactly one caller.
  *   <li>TS-7.3 With no claimable task the claim returns empty and writes nothing.
@@ -120,6 +122,9 @@ import java.util.Optional;
  *       pending.
  *   <li>TS-7.5 Concurrent claimers never come back empty while a claimable task stays unclaimed after
  *       they finish.
+ *   <li>TS-7.6 A claim never comes back empty because a claimable task is locked by a unit of work that
+ *       is not a claim (adding a comment, a link, an update in progress): it waits for that unit of work
+ *       or tries again. Only tasks held by other claims may be stepped over.
  * </ul>
  *
  * <p><b>TS-8 Bad input</b>
@@ -132,6 +137,49 @@ import java.util.Optional;
  *       throws {@link IllegalArgumentException} whose message starts with the parameter's name, and
  *       nothing is written; supplementary characters in pairs (emoji) are kept verbatim. Every store
  *       thereby accepts and refuses the same texts ({@link dev.taskagent.store.spi.StoreArguments} does these checks).
+ * </ul>
+ *
+ * <p><b>TS-9 Leases</b> (a claim holds its task for a while; a dead worker's tasks come back)
+ *
+ * <ul>
+ *   <li>TS-9.1 A claim sets the task's attempt to one more than before and its lease expiry to now plus
+ *       the lease. "Now" is the store's clock; a JDBC store uses the database's clock, so that the clocks
+ *       of the workers' hosts need not agree.
+ *   <li>TS-9.2 {@code heartbeat}, {@code complete} and {@code release} are fenced: they change the task
+ *       only while it is running under the agent and attempt they name; otherwise they throw {@link
+ *       dev.taskagent.task.ClaimLostException} (or {@link dev.taskagent.task.TaskNotFoundException}) and
+ *       write nothing. A heartbeat sets the lease expiry to now plus the lease.
+ *   <li>TS-9.3 {@code complete} sets success or failed and clears the lease; {@code release} sets the
+ *       task pending for the same assignee, keeps its attempt and clears the lease. Any other write that
+ *       takes a task out of running (an update of its status, a hand-over) clears its lease too.
+ *   <li>TS-9.4 {@code reclaimExpired} takes back exactly the running tasks whose lease expired: pending
+ *       while the attempt is below the task's maximum (its own, else the default), failed otherwise; the
+ *       lease cleared and a comment by {@link dev.taskagent.store.spi.Leases#REAPER} added. It never
+ *       touches a task that is not running, whose lease has not expired, or that a heartbeat renewed;
+ *       concurrent reclaims, in one process or many, take each expired claim exactly once.
+ *   <li>TS-9.5 A lease shorter than 1 ms or longer than 1 day, an attempt below 1, or a maximum of
+ *       attempts below 1 throws {@link IllegalArgumentException} and writes nothing.
+ * </ul>
+ *
+ * <p><b>TS-10 The event feed</b> ({@link #eventFeed()}: every committed change, readable from every process)
+ *
+ * <ul>
+ *   <li>TS-10.1 A committed unit of work appends the events recorded in it ({@code recordEvent}), in
+ *       the order recorded, and an {@code updated} event for each task it changed without recording one; a
+ *       unit of work that rolled back appends nothing. Kinds and payloads are those of {@link
+ *       dev.taskagent.store.spi.FeedEncoding}; an event's time comes from the store's clock.
+ *   <li>TS-10.2 {@code read(after, limit)} returns the events after a position in position order, each
+ *       position one more than the one before, at most {@code limit}; {@code lastPosition()} is the newest.
+ *   <li>TS-10.3 Positions are given to committed events only: an event whose unit of work commits after
+ *       a later-started one was read still comes after every position read, never behind.
+ *   <li>TS-10.4 A negative position, a limit outside 1..{@link dev.taskagent.event.EventFeed#MAX_READ} or a
+ *       position ahead of the feed throws {@link IllegalArgumentException}; a position whose following
+ *       events were pruned throws {@link dev.taskagent.event.EventsPrunedException} naming the first
+ *       position held.
+ *   <li>TS-10.5 A subscription delivers every event after its position, in order, on a thread of its own,
+ *       goes on after a listener throws, and resumes from {@code lastDeliveredPosition()} when started again.
+ *   <li>TS-10.6 The events of concurrent units of work are each read once, without gaps, and the events of
+ *       one task in the order its changes committed.
  * </ul>
  *
  * <p>Implementations are thread-safe: one store is shared by every thread of the application.
@@ -171,13 +219,26 @@ public interface TaskStore extends AutoCloseable {
     }
 
     /**
-     * Claims the assignee's next pending task, in a transaction of its own (TS-7).
+     * Claims the assignee's next pending task under a lease, in a transaction of its own (TS-7, TS-9).
      *
      * @param assignee the agent's name
+     * @param lease how long the claim holds the task without a heartbeat
      * @return the claimed task, now running, with its comments and links; empty if none is claimable
      */
-    default Optional<Task> claimNext(String assignee) {
-        return inTransaction(transaction -> transaction.claimNext(assignee));
+    default Optional<Task> claimNext(String assignee, Duration lease) {
+        return inTransaction(transaction -> transaction.claimNext(assignee, lease));
+    }
+
+    /**
+     * Returns the store's feed of committed task changes, readable from every process that shares the
+     * store (TS-10).
+     *
+     * @return the feed
+     * @throws UnsupportedOperationException if the store has no feed
+     */
+    default EventFeed eventFeed() {
+        throw new UnsupportedOperationException(getClass().getName() + " has no event feed; use a store that has"
+                + " one (the in-memory and JDBC stores do), or listen in-process with a TaskListener");
     }
 
     /**

@@ -1,10 +1,15 @@
 package dev.taskagent.store;
 
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.spi.Leases;
+import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
+import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -145,10 +150,96 @@ public interface TaskTransaction {
     void linkMessagesToPlanningSection(String sessionId, List<String> messageIds);
 
     /**
-     * Claims the assignee's next pending, non-archived task and sets it running (TS-7).
+     * Claims the assignee's next pending, non-archived task: sets it running, counts the attempt and
+     * gives the claim a lease (TS-7, TS-9.1).
      *
      * @param assignee the agent's name; not blank
-     * @return the task, now running, with its comments and links; empty if none is claimable
+     * @param lease how long the claim holds the task without a heartbeat; {@link Leases#MIN_LEASE} to
+     *     {@link Leases#MAX_LEASE}
+     * @return the task, now running, with its new attempt, lease expiry, comments and links; empty if none
+     *     is claimable
+     * @throws IllegalArgumentException if the assignee is blank or the lease out of bounds
      */
-    Optional<Task> claimNext(String assignee);
+    Optional<Task> claimNext(String assignee, Duration lease);
+
+    /**
+     * Renews the lease of a claim the agent still holds (TS-9.2).
+     *
+     * @param taskId the task
+     * @param agent the agent that holds the claim
+     * @param attempt the claim's attempt
+     * @param lease the new lease, counted from now
+     * @return the task with its new lease expiry
+     * @throws ClaimLostException if the task is not running under that agent and attempt; nothing written
+     * @throws TaskNotFoundException if there is no such task
+     * @throws UnsupportedOperationException if the store does not implement leases
+     */
+    default Task heartbeat(long taskId, String agent, int attempt, Duration lease) {
+        throw leasesUnsupported("heartbeat");
+    }
+
+    /**
+     * Ends a claim the agent still holds with a terminal status and clears its lease (TS-9.3).
+     *
+     * @param taskId the task
+     * @param agent the agent that holds the claim
+     * @param attempt the claim's attempt
+     * @param outcome {@link TaskStatus#SUCCESS} or {@link TaskStatus#FAILED}
+     * @return the task after the change
+     * @throws ClaimLostException if the task is not running under that agent and attempt; nothing written
+     * @throws TaskNotFoundException if there is no such task
+     * @throws IllegalArgumentException if {@code outcome} is not terminal
+     * @throws UnsupportedOperationException if the store does not implement leases
+     */
+    default Task complete(long taskId, String agent, int attempt, TaskStatus outcome) {
+        throw leasesUnsupported("complete");
+    }
+
+    /**
+     * Gives a claimed task back to its assignee's queue: pending again, lease cleared, the attempt still
+     * counted (TS-9.3).
+     *
+     * @param taskId the task
+     * @param agent the agent that holds the claim
+     * @param attempt the claim's attempt
+     * @return the task after the change
+     * @throws ClaimLostException if the task is not running under that agent and attempt; nothing written
+     * @throws TaskNotFoundException if there is no such task
+     * @throws UnsupportedOperationException if the store does not implement leases
+     */
+    default Task release(long taskId, String agent, int attempt) {
+        throw leasesUnsupported("release");
+    }
+
+    /**
+     * Takes back running tasks whose lease expired: pending again while the task has attempts left,
+     * otherwise failed (a dead letter); the lease is cleared and a comment by {@link Leases#REAPER} says
+     * what happened ({@link Leases#reclaimComment}). Each write is guarded by status, attempt and expiry,
+     * so a task completed or renewed meanwhile is never touched, and under concurrency each expired claim
+     * is reclaimed exactly once (TS-9.4).
+     *
+     * @param defaultMaxAttempts the limit of tasks that have none of their own; at least 1
+     * @param limit the most tasks to take back in this unit of work; at least 1
+     * @return what was taken back, oldest expiry first; empty when nothing had expired
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws UnsupportedOperationException if the store does not implement leases
+     */
+    default List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
+        throw leasesUnsupported("reclaimExpired");
+    }
+
+    /**
+     * Records an event of this unit of work for the store's event feed, appended when the unit of work
+     * commits and never when it rolls back (TS-10.1). The library's components record the events they
+     * tell their listeners; a store that has no feed ignores it.
+     *
+     * @param event what happened
+     */
+    default void recordEvent(TaskEvent event) {}
+
+    private UnsupportedOperationException leasesUnsupported(String operation) {
+        return new UnsupportedOperationException(getClass().getName() + " does not implement " + operation
+                + ", so it cannot run a queue with leases; implement the lease operations of TaskTransaction"
+                + " (rules TS-9 of TaskStore) and prove them with the conformance kit");
+    }
 }

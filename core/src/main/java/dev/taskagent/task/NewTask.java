@@ -14,9 +14,20 @@ import java.util.Objects;
  * @param assignee the agent whose queue gets the task, or null
  * @param createdBy who created it, or null
  * @param steps a Markdown checklist, or null
+ * @param maxAttempts how many claims the task may use before an expired lease fails it, 1..{@value
+ *     #MAX_ATTEMPTS_LIMIT}; 0 for the queue's default
  */
 public record NewTask(
-        String sessionId, String description, int priority, String assignee, String createdBy, String steps) {
+        String sessionId,
+        String description,
+        int priority,
+        String assignee,
+        String createdBy,
+        String steps,
+        int maxAttempts) {
+
+    /** The highest {@link #maxAttempts()} a task may have. */
+    public static final int MAX_ATTEMPTS_LIMIT = 1000;
 
     /** Checks the invariants. */
     public NewTask {
@@ -28,6 +39,17 @@ public record NewTask(
         if (steps != null) {
             TextLimits.check(steps, "steps");
         }
+        if (maxAttempts != 0) {
+            checkMaxAttempts(maxAttempts);
+        }
+    }
+
+    private static int checkMaxAttempts(int value) {
+        if (value < 1 || value > MAX_ATTEMPTS_LIMIT) {
+            throw new IllegalArgumentException(
+                    "maxAttempts must be between 1 and " + MAX_ATTEMPTS_LIMIT + ", was " + value);
+        }
+        return value;
     }
 
     /**
@@ -60,6 +82,7 @@ public record NewTask(
         private String assignee;
         private String createdBy;
         private String steps;
+        private int maxAttempts;
 
         private Builder(String sessionId, String description) {
             this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
@@ -111,13 +134,26 @@ public record NewTask(
         }
 
         /**
+         * Limits how many times the task may be claimed: when the lease of its last allowed claim
+         * expires, the task fails instead of going back to the queue. Default: the queue's setting.
+         *
+         * @param value 1..{@value NewTask#MAX_ATTEMPTS_LIMIT}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is out of range
+         */
+        public Builder maxAttempts(int value) {
+            maxAttempts = checkMaxAttempts(value);
+            return this;
+        }
+
+        /**
          * Builds the spec.
          *
          * @return the spec
          * @throws IllegalArgumentException if the session id or description is blank or too long
          */
         public NewTask build() {
-            return new NewTask(sessionId, description, priority, assignee, createdBy, steps);
+            return new NewTask(sessionId, description, priority, assignee, createdBy, steps, maxAttempts);
         }
     }
 }

@@ -30,6 +30,12 @@ import java.util.Objects;
  * @param previousAssignee who held the task before the last hand-over, or null
  * @param createdBy who created the task, or null
  * @param archived true when the task is kept for the record but out of every queue
+ * @param attempt how many times the task was claimed from a queue, 0 when never; the current claim's
+ *     number while it is running (the fencing token a worker names in its heartbeats and completion)
+ * @param leaseExpiresAt while a claim holds the task: when its lease runs out, after which the task may
+ *     be reclaimed; null when no claim holds it
+ * @param maxAttempts how many claims the task may use before an expired lease fails it; 0 when the
+ *     task has no limit of its own and the queue's default applies
  * @param comments comments, oldest first
  * @param links links, oldest first
  * @param messageIds the host application's ids of the messages linked to this task, in link order
@@ -52,6 +58,9 @@ public record Task(
         String previousAssignee,
         String createdBy,
         boolean archived,
+        int attempt,
+        Instant leaseExpiresAt,
+        int maxAttempts,
         List<Comment> comments,
         List<Link> links,
         List<String> messageIds,
@@ -90,6 +99,12 @@ public record Task(
         if (currentStep < 0) {
             throw new IllegalArgumentException("currentStep must not be negative, was " + currentStep);
         }
+        if (attempt < 0) {
+            throw new IllegalArgumentException("attempt must not be negative, was " + attempt);
+        }
+        if (maxAttempts < 0) {
+            throw new IllegalArgumentException("maxAttempts must not be negative, was " + maxAttempts);
+        }
         comments = List.copyOf(comments);
         links = List.copyOf(links);
         messageIds = List.copyOf(messageIds);
@@ -107,6 +122,15 @@ public record Task(
      */
     public String userPreferenceText() {
         return String.join(" | ", userPreferences);
+    }
+
+    /**
+     * Tells whether a claim holds the task under a lease: it is running and has a lease expiry.
+     *
+     * @return true while the task is leased to its assignee
+     */
+    public boolean isLeased() {
+        return status == TaskStatus.RUNNING && leaseExpiresAt != null;
     }
 
     /**

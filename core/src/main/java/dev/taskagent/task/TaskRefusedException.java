@@ -3,7 +3,9 @@ package dev.taskagent.task;
 import dev.taskagent.TaskAgentException;
 
 /**
- * An operation on a task was refused because of the task's state; nothing was written. The message says
+ * An operation on a task was refused because of the task's state (it does not exist, changed
+ * concurrently, is held by another agent, is complete or archived, or the caller's claim on it was lost);
+ * nothing was written. The message says
  * why in words a person or a model can act on (the queue's tools return it as their error text).
  *
  * <p>Sealed: catch this type to handle every refusal at once, or a subtype for one of them.
@@ -13,7 +15,8 @@ public abstract sealed class TaskRefusedException extends TaskAgentException
                 StaleTaskException,
                 TaskNotAssignedException,
                 TaskCompleteException,
-                TaskArchivedException {
+                TaskArchivedException,
+                ClaimLostException {
     private static final long serialVersionUID = 1L;
 
     private final long taskId;

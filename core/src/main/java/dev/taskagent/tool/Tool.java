@@ -2,6 +2,7 @@ package dev.taskagent.tool;
 
 import dev.taskagent.llm.ToolDefinition;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A tool a model can call: a name, a description, a JSON schema of its parameters and a handler.
@@ -49,6 +50,27 @@ public interface Tool {
     }
 
     /**
+     * Builds a tool whose successful results also carry structured content (see {@link
+     * ToolResult#structuredContent()}) that conforms to an output schema.
+     *
+     * @param name the name the model calls it by: 1-64 letters, digits, {@code _} or {@code -}
+     * @param description what the tool does and when to call it, written for the model
+     * @param parameters the schema of its arguments
+     * @param outputSchema the JSON schema (an object schema, as JSON text) of the structured content of
+     *     every successful result
+     * @param handler what it does; its successful results must carry structured content
+     * @return the tool, immutable
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if the name is not accepted by model APIs, or the output schema is
+     *     not a JSON object
+     */
+    static Tool of(String name, String description, JsonSchema parameters, String outputSchema, ToolHandler handler) {
+        Objects.requireNonNull(parameters, "parameters");
+        Objects.requireNonNull(outputSchema, "outputSchema");
+        return new DefinedTool(new ToolDefinition(name, description, parameters.toJson()), outputSchema, handler);
+    }
+
+    /**
      * Builds a tool from a definition made earlier and a handler, for toolsets that bind the same
      * definitions to new handlers often.
      *
@@ -90,6 +112,17 @@ public interface Tool {
      * @throws ToolArgumentException for a missing or mistyped argument (reported to the model)
      */
     ToolResult call(ToolArguments arguments);
+
+    /**
+     * Describes the structured content of the tool's successful results, for clients that read results
+     * as data (MCP's {@code outputSchema}). A tool that has one returns structured content with every
+     * successful result; most tools have none.
+     *
+     * @return the JSON schema of an object, as JSON text, or empty when results are text only
+     */
+    default Optional<String> outputSchema() {
+        return Optional.empty();
+    }
 
     /**
      * Returns the definition a model sees.

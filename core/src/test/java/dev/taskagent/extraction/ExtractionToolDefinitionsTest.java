@@ -14,12 +14,14 @@ import org.junit.jupiter.api.Test;
 
 /** The eight tools as the model sees them: names, parameter names, types and which are required. */
 class ExtractionToolDefinitionsTest {
-    private final Map<String, ToolDefinition> definitions = ExtractionTools.definitions(true).stream()
-            .collect(Collectors.toMap(ToolDefinition::name, Function.identity()));
+    private final Map<String, ToolDefinition> definitions =
+            ExtractionTools.definitions(ExtractionTools.withSteps()).stream()
+                    .collect(Collectors.toMap(ToolDefinition::name, Function.identity()));
 
     @Test
     void offersExactlyTheEightToolsInTheSpecOrder() {
-        assertThat(ExtractionTools.definitions(false).stream().map(ToolDefinition::name))
+        assertThat(ExtractionTools.definitions(ExtractionTools.withoutSteps()).stream()
+                        .map(ToolDefinition::name))
                 .containsExactly(
                         "insert_task",
                         "update_task",

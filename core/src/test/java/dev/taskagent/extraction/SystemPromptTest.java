@@ -89,14 +89,14 @@ class SystemPromptTest {
 
     @Test
     void namesEveryToolOfTheToolset() {
-        ExtractionTools.definitions(false)
+        ExtractionTools.definitions(ExtractionTools.withoutSteps())
                 .forEach(definition -> assertThat(prompt).contains(definition.name()));
     }
 
     @Test
     void hasNoTraceOfTheOldCombinedPreferenceParameter() {
         assertThat(prompt).doesNotContain("user_preference_and_infos");
-        ExtractionTools.definitions(true).forEach(definition -> {
+        ExtractionTools.definitions(ExtractionTools.withSteps()).forEach(definition -> {
             assertThat(definition.description()).doesNotContain("user_preference_and_infos");
             assertThat(definition.parametersSchemaJson()).doesNotContain("user_preference_and_infos");
         });

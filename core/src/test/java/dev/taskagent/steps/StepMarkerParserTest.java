@@ -31,7 +31,7 @@ class StepMarkerParserTest {
     }
 
     private StepMarkerParser lenient(int stepCount) {
-        return StepMarkerParser.builder(stepCount, recorder).lenient(true).build();
+        return StepMarkerParser.builder(stepCount, recorder).lenientMarkers().build();
     }
 
     private List<String> parseWhole(StepMarkerParser parser, String text) {

@@ -11,7 +11,7 @@ class NewTaskTest {
     void plainTaskHasNoPriorityAssigneeCreatorOrSteps() {
         NewTask task = NewTask.of("session", "Book a table");
 
-        assertThat(task).isEqualTo(new NewTask("session", "Book a table", 0, null, null, null));
+        assertThat(task).isEqualTo(new NewTask("session", "Book a table", 0, null, null, null, 0));
     }
 
     @Test
@@ -21,9 +21,10 @@ class NewTaskTest {
                 .assignee("bob")
                 .createdBy("alice")
                 .steps("- [ ] call")
+                .maxAttempts(5)
                 .build();
 
-        assertThat(task).isEqualTo(new NewTask("session", "Book a table", -4, "bob", "alice", "- [ ] call"));
+        assertThat(task).isEqualTo(new NewTask("session", "Book a table", -4, "bob", "alice", "- [ ] call", 5));
     }
 
     @Test
@@ -98,5 +99,19 @@ class NewTaskTest {
 
         assertThat(task.description()).isEqualTo("Plan the trip \uD83C\uDFD6\uFE0F for \uD842\uDFB7");
         assertThat(task.sessionId()).isEqualTo("s\uD83D\uDE00");
+    }
+
+    @Test
+    void maxAttemptsIsOneToAThousandOrZeroForTheQueuesDefault() {
+        assertThat(NewTask.of("session", "x").maxAttempts()).isZero();
+        assertThat(NewTask.builder("session", "x").maxAttempts(1000).build().maxAttempts())
+                .isEqualTo(1000);
+        assertThatThrownBy(() -> NewTask.builder("session", "x").maxAttempts(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxAttempts must be between 1 and 1000, was 0");
+        assertThatThrownBy(() -> NewTask.builder("session", "x").maxAttempts(1001))
+                .hasMessage("maxAttempts must be between 1 and 1000, was 1001");
+        assertThatThrownBy(() -> new NewTask("session", "x", 0, null, null, null, -1))
+                .hasMessage("maxAttempts must be between 1 and 1000, was -1");
     }
 }

@@ -270,7 +270,7 @@ public abstract class DurabilityConformanceTest {
                 missing(parts[0], task.get(), name, n).ifPresent(what -> lost.add(line + ": " + what));
             }
             // The claim must not hand out again what it handed out before the kill.
-            store.claimNext(name)
+            store.claimNext(name, java.time.Duration.ofHours(1))
                     .filter(again -> claimed.contains(again.id()))
                     .ifPresent(again -> lost.add("CLAIMED " + again.id() + ": the claim returned it again"));
         }

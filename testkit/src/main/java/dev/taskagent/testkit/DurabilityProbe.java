@@ -83,7 +83,7 @@ final class DurabilityProbe {
                 NewTask.builder(name, description(n)).assignee(name).build()));
         print(out, INSERTED + " " + inserted.id() + " " + n);
 
-        Task claimed = store.claimNext(name)
+        Task claimed = store.claimNext(name, java.time.Duration.ofHours(1))
                 .orElseThrow(() -> new IllegalStateException(
                         "The claim of " + name + " came back empty right after task " + inserted.id() + " was added"));
         print(out, CLAIMED + " " + claimed.id() + " " + n);

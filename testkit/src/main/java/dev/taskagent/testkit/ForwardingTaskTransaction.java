@@ -1,9 +1,12 @@
 package dev.taskagent.testkit;
 
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -94,7 +97,27 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     }
 
     @Override
-    public Optional<Task> claimNext(String assignee) {
-        return delegate.claimNext(assignee);
+    public Optional<Task> claimNext(String assignee, Duration lease) {
+        return delegate.claimNext(assignee, lease);
+    }
+
+    @Override
+    public Task heartbeat(long taskId, String agent, int attempt, Duration lease) {
+        return delegate.heartbeat(taskId, agent, attempt, lease);
+    }
+
+    @Override
+    public Task complete(long taskId, String agent, int attempt, TaskStatus outcome) {
+        return delegate.complete(taskId, agent, attempt, outcome);
+    }
+
+    @Override
+    public Task release(long taskId, String agent, int attempt) {
+        return delegate.release(taskId, agent, attempt);
+    }
+
+    @Override
+    public List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
+        return delegate.reclaimExpired(defaultMaxAttempts, limit);
     }
 }

@@ -5,11 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.taskagent.event.EventFeed;
+import dev.taskagent.event.EventsPrunedException;
+import dev.taskagent.event.FeedEvent;
+import dev.taskagent.event.FeedSubscription;
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.TaskBuilder;
+import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
@@ -32,15 +40,24 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -82,7 +99,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <h2>What it checks, and how</h2>
  *
  * <ul>
- *   <li>Rules TS-1.1 to TS-8.1, through the {@link TaskTransaction} API only. TS-1.7 (a store may re-run
+ *   <li>Rules TS-1.1 to TS-10.6 (TS-1.8, durability, is checked by {@link DurabilityConformanceTest}),
+ *       through the {@link TaskTransaction} API and the store's event feed. TS-1.7 (a store may re-run
  *       a unit of work after a transient conflict) is permissive: every unit of work of the kit is
  *       re-runnable, it counts nothing inside a unit of work and records results after commit.
  *   <li>Concurrency with real threads, released together by a barrier, asserting the invariant (each
@@ -111,6 +129,21 @@ public abstract class TaskStoreConformanceTest {
     private static final int DEADLINE_SECONDS = 60;
 
     private static final Duration DEADLINE = Duration.ofSeconds(DEADLINE_SECONDS);
+
+    /** The lease of the claims of the rules that are not about leases. */
+    private static final Duration LEASE = Duration.ofMinutes(15);
+
+    /** How long a unit of work holds a task locked while another one claims it (TS-7.6). */
+    private static final Duration LOCK_HOLD = Duration.ofMillis(300);
+
+    /** The lease of claims that a test lets expire. */
+    private static final Duration SHORT_LEASE = Duration.ofMillis(200);
+
+    /**
+     * How far the kit lets the clocks of a store on the database's clock and of the test JVM differ, and
+     * how exact lease arithmetic must be: 2 seconds.
+     */
+    private static final Duration CLOCK_SLACK = Duration.ofSeconds(2);
 
     /**
      * How long a hand-shake waits for the other thread to be seen blocked before it goes on regardless;
@@ -296,7 +329,7 @@ public abstract class TaskStoreConformanceTest {
 
         assertThat(thrown).isSameAs(failure);
         assertThat(find(before.id())).isEqualTo(before);
-        assertThat(store.claimNext(agent))
+        assertThat(store.claimNext(agent, LEASE))
                 .as("the rolled-back reassignment and archiving leave the task in its queue")
                 .map(Task::id)
                 .contains(before.id());
@@ -357,15 +390,15 @@ public abstract class TaskStoreConformanceTest {
         KitFailure failure = new KitFailure("the unit of work fails after claiming");
 
         Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
-            tx.claimNext(agent);
-            tx.claimNext(agent);
+            tx.claimNext(agent, LEASE);
+            tx.claimNext(agent, LEASE);
             throw failure;
         }));
 
         assertThat(thrown).isSameAs(failure);
         assertThat(find(first.id())).isEqualTo(first);
         assertThat(find(second.id())).isEqualTo(second);
-        assertThat(store.claimNext(agent)).map(Task::id).contains(first.id());
+        assertThat(store.claimNext(agent, LEASE)).map(Task::id).contains(first.id());
     }
 
     @Test
@@ -545,7 +578,7 @@ public abstract class TaskStoreConformanceTest {
             assertThatThrownBy(() -> tx.appendProgress(task.id(), "late")).isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(() -> tx.appendTask(NewTask.of(session, "late")))
                     .isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> tx.claimNext("anyone")).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> tx.claimNext("anyone", LEASE)).isInstanceOf(IllegalStateException.class);
         }
         assertThat(store.listTasks(session)).containsExactly(task);
     }
@@ -766,9 +799,9 @@ public abstract class TaskStoreConformanceTest {
             Task updated = tx.updateTask(TaskUpdate.of(a.id()).priority(3).build());
             assertThat(tx.findTask(a.id())).contains(updated);
             assertThat(tx.listQueue(agent)).containsExactly(updated);
-            Task running = tx.claimNext(agent).orElseThrow();
+            Task running = tx.claimNext(agent, LEASE).orElseThrow();
             assertThat(tx.findTask(a.id())).contains(running);
-            assertThat(tx.claimNext(agent)).isEmpty();
+            assertThat(tx.claimNext(agent, LEASE)).isEmpty();
             tx.linkMessagesToPlanningSection(session, List.of("p1"));
             assertThat(tx.planningMessageIds(session)).containsExactly("p1");
             Task linked = tx.linkMessages(a.id(), List.of("p1"));
@@ -1193,7 +1226,7 @@ public abstract class TaskStoreConformanceTest {
         assertThat(linked.updatedAt()).isEqualTo(clock.instant());
 
         clock.advance(Duration.ofSeconds(1));
-        Task claimed = store.claimNext(agent).orElseThrow();
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
         assertThat(claimed.version()).isEqualTo(3);
         assertThat(claimed.updatedAt()).isEqualTo(clock.instant());
         assertThat(claimed.createdAt()).isEqualTo(task.createdAt());
@@ -1457,7 +1490,7 @@ public abstract class TaskStoreConformanceTest {
             });
 
             assertThat(store.listTasks(session)).as("session %s", session).hasSize(1);
-            Task claimed = store.claimNext(agent).orElseThrow(() -> new AssertionError("no task for " + agent));
+            Task claimed = store.claimNext(agent, LEASE).orElseThrow(() -> new AssertionError("no task for " + agent));
             assertThat(claimed.id()).isEqualTo(task.id());
             assertThat(claimed.sessionId()).isEqualTo(session);
             assertThat(claimed.assignee()).isEqualTo(agent);
@@ -1657,7 +1690,7 @@ public abstract class TaskStoreConformanceTest {
         });
         clock.advance(Duration.ofSeconds(1));
 
-        Task claimed = store.claimNext(agent).orElseThrow();
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
 
         assertThat(claimed.id()).isEqualTo(task.id());
         assertThat(claimed.status()).isEqualTo(TaskStatus.RUNNING);
@@ -1697,15 +1730,15 @@ public abstract class TaskStoreConformanceTest {
         List<Task> claimed = claimUntilEmpty(agent, 4);
 
         assertThat(ids(claimed)).containsExactlyElementsOf(ids(tasks));
-        assertThat(store.claimNext(agent)).isEmpty();
+        assertThat(store.claimNext(agent, LEASE)).isEmpty();
         Task first = tasks.get(0);
         store.inTransaction(tx -> tx.updateTask(
                 TaskUpdate.of(first.id()).status(TaskStatus.PENDING).build()));
-        assertThat(store.claimNext(agent))
+        assertThat(store.claimNext(agent, LEASE))
                 .as("a task that is pending again is claimable again")
                 .map(Task::id)
                 .contains(first.id());
-        assertThat(store.claimNext(agent)).isEmpty();
+        assertThat(store.claimNext(agent, LEASE)).isEmpty();
     }
 
     @Test
@@ -1763,10 +1796,10 @@ public abstract class TaskStoreConformanceTest {
         List<Task> before = store.listTasks(session);
         clock.advance(Duration.ofSeconds(1));
 
-        assertThat(store.claimNext(agent)).isEmpty();
-        assertThat(store.<Optional<Task>>inTransaction(tx -> tx.claimNext(agent)))
+        assertThat(store.claimNext(agent, LEASE)).isEmpty();
+        assertThat(store.<Optional<Task>>inTransaction(tx -> tx.claimNext(agent, LEASE)))
                 .isEmpty();
-        assertThat(store.claimNext(agent("without-tasks"))).isEmpty();
+        assertThat(store.claimNext(agent("without-tasks"), LEASE)).isEmpty();
 
         assertThat(store.listTasks(session)).isEqualTo(before);
     }
@@ -1894,8 +1927,8 @@ public abstract class TaskStoreConformanceTest {
             Set<Long> created = createQueue(session, agent, workers);
 
             // As many tasks as claimers, one claim each: a claimer that comes back empty leaves a task behind.
-            List<Optional<Task>> claims =
-                    KitThreads.runTogether(workers, "claim-one-each", DEADLINE, worker -> store.claimNext(agent));
+            List<Optional<Task>> claims = KitThreads.runTogether(
+                    workers, "claim-one-each", DEADLINE, worker -> store.claimNext(agent, LEASE));
 
             assertThat(claims.stream().filter(Optional::isEmpty).count())
                     .as(
@@ -1906,6 +1939,693 @@ public abstract class TaskStoreConformanceTest {
                     .as("round %d: claimed tasks", round)
                     .containsExactlyInAnyOrderElementsOf(created);
         }
+    }
+
+    @Test
+    void ts76_claimWaitsForATaskLockedByAUnitOfWorkThatIsNotAClaim() throws Exception {
+        for (int round = 1; round <= 2; round++) {
+            String agent = agent("locked-by-comment-" + round);
+            Task task = append(NewTask.builder(session("locked-by-comment"), "task")
+                    .assignee(agent)
+                    .build());
+            CountDownLatch commented = new CountDownLatch(1);
+            CountDownLatch claimReturned = new CountDownLatch(1);
+            Thread commenter = new Thread(() -> store.inTransaction(tx -> {
+                tx.addComment(task.id(), "reviewer", "looking at it");
+                commented.countDown();
+                // Holds the task's lock until the claim returns, or for a while: a claim that waits for
+                // it cannot return before, one that steps over the task returns at once, empty.
+                await(claimReturned, LOCK_HOLD);
+                return null;
+            }));
+            commenter.start();
+            assertThat(commented.await(DEADLINE_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+            Optional<Task> claimed;
+            try {
+                claimed = store.claimNext(agent, LEASE);
+            } finally {
+                claimReturned.countDown();
+                commenter.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
+            }
+
+            assertThat(claimed)
+                    .as("round %d: the claim of a task locked by a comment's unit of work", round)
+                    .map(Task::id)
+                    .contains(task.id());
+            assertThat(find(task.id()).comments()).map(Comment::text).containsExactly("looking at it");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-9 Leases
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts91_claimCountsTheAttemptAndSetsALeaseOfTheLengthAsked() {
+        String agent = agent("lease-length");
+        Task shortOne = append(NewTask.builder(session("lease-length"), "short")
+                .assignee(agent)
+                .priority(2)
+                .build());
+        Task longOne = append(NewTask.builder(session("lease-length"), "long")
+                .assignee(agent)
+                .priority(1)
+                .build());
+
+        Task claimedShort = store.claimNext(agent, Duration.ofMinutes(1)).orElseThrow();
+        Task claimedLong = store.claimNext(agent, Duration.ofHours(1)).orElseThrow();
+
+        assertThat(claimedShort.id()).isEqualTo(shortOne.id());
+        assertThat(claimedLong.id()).isEqualTo(longOne.id());
+        assertThat(claimedShort.attempt()).isEqualTo(1);
+        assertThat(claimedShort.leaseExpiresAt()).isNotNull();
+        assertThat(claimedShort.isLeased()).isTrue();
+        assertThat(Duration.between(claimedShort.leaseExpiresAt(), claimedLong.leaseExpiresAt()))
+                .as("an hour's lease ends 59 minutes after a minute's, on whatever clock the store uses")
+                .isBetween(
+                        Duration.ofMinutes(59).minus(CLOCK_SLACK),
+                        Duration.ofMinutes(59).plus(CLOCK_SLACK));
+        assertThat(find(shortOne.id())).isEqualTo(claimedShort);
+    }
+
+    @Test
+    void ts91_everyClaimOfATaskCountsOneMoreAttempt() {
+        String agent = agent("attempts");
+        Task task = append(
+                NewTask.builder(session("attempts"), "task").assignee(agent).build());
+
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+            assertThat(claimed.attempt()).isEqualTo(attempt);
+            int current = attempt;
+            store.inTransaction(tx -> tx.release(task.id(), agent, current));
+        }
+
+        assertThat(find(task.id()).attempt()).isEqualTo(3);
+        assertThat(find(task.id()).status()).isEqualTo(TaskStatus.PENDING);
+    }
+
+    @Test
+    void ts92_heartbeatRenewsTheLeaseOfTheClaimHolder() {
+        String agent = agent("heartbeat");
+        Task task = append(
+                NewTask.builder(session("heartbeat"), "task").assignee(agent).build());
+        Task claimed = store.claimNext(agent, Duration.ofMinutes(1)).orElseThrow();
+
+        Task renewed = store.inTransaction(tx -> tx.heartbeat(task.id(), agent, 1, Duration.ofHours(1)));
+
+        assertThat(Duration.between(claimed.leaseExpiresAt(), renewed.leaseExpiresAt()))
+                .isBetween(
+                        Duration.ofMinutes(59).minus(CLOCK_SLACK),
+                        Duration.ofMinutes(59).plus(CLOCK_SLACK));
+        assertThat(renewed.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(renewed.attempt()).isEqualTo(1);
+        assertThat(renewed.version()).isEqualTo(claimed.version() + 1);
+        assertThat(find(task.id())).isEqualTo(renewed);
+    }
+
+    @Test
+    void ts92_writesAboutAClaimHeldByAnotherAgentOrAttemptAreRefusedAndWriteNothing() {
+        String agent = agent("fenced");
+        String other = agent("fenced-other");
+        Task task = append(
+                NewTask.builder(session("fenced"), "task").assignee(agent).build());
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+        long id = task.id();
+        Map<String, Call> calls = new LinkedHashMap<>();
+        calls.put("heartbeat by another agent", tx -> tx.heartbeat(id, other, 1, LEASE));
+        calls.put("heartbeat of another attempt", tx -> tx.heartbeat(id, agent, 2, LEASE));
+        calls.put("complete by another agent", tx -> tx.complete(id, other, 1, TaskStatus.SUCCESS));
+        calls.put("complete of an earlier attempt", tx -> tx.complete(id, agent, 2, TaskStatus.FAILED));
+        calls.put("release by another agent", tx -> tx.release(id, other, 1));
+        calls.put("release of another attempt", tx -> tx.release(id, agent, 7));
+
+        for (Map.Entry<String, Call> call : calls.entrySet()) {
+            assertThat(catchThrowable(() -> store.inTransaction(call.getValue())))
+                    .as(call.getKey())
+                    .isInstanceOf(ClaimLostException.class)
+                    .hasMessageStartingWith("Task " + id + " is no longer claimed by ");
+        }
+        assertThat(find(id)).isEqualTo(claimed);
+    }
+
+    @Test
+    void ts92_writesAboutATaskThatIsNotRunningAreRefused() {
+        String agent = agent("not-running");
+        Task finished = append(NewTask.builder(session("not-running"), "finished")
+                .assignee(agent)
+                .priority(1)
+                .build());
+        Task neverClaimed = append(NewTask.builder(session("not-running"), "never claimed")
+                .assignee(agent)
+                .build());
+        assertThat(store.claimNext(agent, LEASE)).map(Task::id).contains(finished.id());
+        store.inTransaction(tx -> tx.complete(finished.id(), agent, 1, TaskStatus.SUCCESS));
+        Task finishedBefore = find(finished.id());
+
+        assertThat(catchThrowable(() -> store.inTransaction(tx -> tx.heartbeat(finished.id(), agent, 1, LEASE))))
+                .as("heartbeat of a completed task")
+                .isInstanceOf(ClaimLostException.class);
+        assertThat(catchThrowable(
+                        () -> store.inTransaction(tx -> tx.complete(finished.id(), agent, 1, TaskStatus.FAILED))))
+                .as("a second completion")
+                .isInstanceOf(ClaimLostException.class);
+        assertThat(catchThrowable(() -> store.inTransaction(tx -> tx.release(neverClaimed.id(), agent, 1))))
+                .as("release of a task never claimed")
+                .isInstanceOf(ClaimLostException.class);
+        assertThat(catchThrowable(() -> store.inTransaction(tx -> tx.heartbeat(UNKNOWN_ID, agent, 1, LEASE))))
+                .isInstanceOf(TaskNotFoundException.class);
+        assertThat(find(finished.id())).isEqualTo(finishedBefore);
+        assertThat(find(neverClaimed.id())).isEqualTo(neverClaimed);
+    }
+
+    @Test
+    void ts93_completeSetsTheOutcomeAndClearsTheLease() {
+        String agent = agent("complete");
+        Task first = append(NewTask.builder(session("complete"), "first")
+                .assignee(agent)
+                .priority(1)
+                .build());
+        Task second = append(
+                NewTask.builder(session("complete"), "second").assignee(agent).build());
+        Task claimedFirst = store.claimNext(agent, LEASE).orElseThrow();
+        store.claimNext(agent, LEASE).orElseThrow();
+
+        Task succeeded = store.inTransaction(tx -> tx.complete(first.id(), agent, 1, TaskStatus.SUCCESS));
+        Task failed = store.inTransaction(tx -> tx.complete(second.id(), agent, 1, TaskStatus.FAILED));
+
+        assertThat(succeeded.status()).isEqualTo(TaskStatus.SUCCESS);
+        assertThat(failed.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(List.of(succeeded, failed)).allSatisfy(task -> {
+            assertThat(task.leaseExpiresAt()).isNull();
+            assertThat(task.isLeased()).isFalse();
+            assertThat(task.attempt()).isEqualTo(1);
+            assertThat(task.assignee()).isEqualTo(agent);
+        });
+        assertThat(succeeded.version()).isEqualTo(claimedFirst.version() + 1);
+        assertThat(find(first.id())).isEqualTo(succeeded);
+        assertThat(catchThrowable(
+                        () -> store.inTransaction(tx -> tx.complete(second.id(), agent, 1, TaskStatus.RUNNING))))
+                .as("an outcome that is not terminal")
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void ts93_releasePutsTheTaskBackInTheQueueAndKeepsItsAttempt() {
+        String agent = agent("release");
+        Task task = append(
+                NewTask.builder(session("release"), "task").assignee(agent).build());
+        store.claimNext(agent, LEASE).orElseThrow();
+
+        Task released = store.inTransaction(tx -> tx.release(task.id(), agent, 1));
+
+        assertThat(released.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(released.assignee()).isEqualTo(agent);
+        assertThat(released.attempt()).isEqualTo(1);
+        assertThat(released.leaseExpiresAt()).isNull();
+        assertThat(store.claimNext(agent, LEASE)).map(Task::attempt).contains(2);
+    }
+
+    @Test
+    void ts93_anUpdateThatTakesATaskOutOfRunningClearsItsLease() {
+        String agent = agent("update-clears");
+        Task task = append(NewTask.builder(session("update-clears"), "task")
+                .assignee(agent)
+                .build());
+        store.claimNext(agent, LEASE).orElseThrow();
+
+        Task moved = store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(task.id())
+                .status(TaskStatus.PENDING)
+                .assignee(agent("update-clears-other"))
+                .build()));
+
+        assertThat(moved.leaseExpiresAt()).isNull();
+        assertThat(moved.attempt()).isEqualTo(1);
+        assertThat(find(task.id()).leaseExpiresAt()).isNull();
+    }
+
+    @Test
+    void ts94_reclaimTakesBackExactlyTheExpiredClaims() {
+        String agent = agent("reclaim");
+        String session = session("reclaim");
+        Task expiring = append(
+                NewTask.builder(session, "expiring").assignee(agent).priority(3).build());
+        Task renewed = append(
+                NewTask.builder(session, "renewed").assignee(agent).priority(2).build());
+        Task completed = append(NewTask.builder(session, "completed")
+                .assignee(agent)
+                .priority(1)
+                .build());
+        Task living = append(NewTask.builder(session, "living").assignee(agent).build());
+        store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        store.claimNext(agent, Duration.ofHours(1)).orElseThrow();
+        store.inTransaction(tx -> tx.heartbeat(renewed.id(), agent, 1, Duration.ofHours(1)));
+        store.inTransaction(tx -> tx.complete(completed.id(), agent, 1, TaskStatus.SUCCESS));
+        Task completedBefore = find(completed.id());
+        Task livingBefore = find(living.id());
+
+        List<ReclaimedTask> reclaimed = reclaimUntil(Set.of(expiring.id()), 3);
+
+        assertThat(reclaimed).singleElement().satisfies(result -> {
+            assertThat(result.outcome()).isEqualTo(ReclaimedTask.Outcome.REQUEUED);
+            assertThat(result.expiredAttempt()).isEqualTo(1);
+            Task task = result.task();
+            assertThat(task.id()).isEqualTo(expiring.id());
+            assertThat(task.status()).isEqualTo(TaskStatus.PENDING);
+            assertThat(task.assignee()).isEqualTo(agent);
+            assertThat(task.leaseExpiresAt()).isNull();
+            assertThat(task.attempt()).isEqualTo(1);
+            assertThat(task.comments()).singleElement().satisfies(comment -> {
+                assertThat(comment.author()).isEqualTo(Leases.REAPER);
+                assertThat(comment.text())
+                        .startsWith("The lease of attempt 1 of 3 expired at ")
+                        .contains("the task is back in the queue");
+            });
+            assertThat(find(expiring.id())).isEqualTo(task);
+        });
+        assertThat(find(renewed.id()).status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(find(completed.id())).isEqualTo(completedBefore);
+        assertThat(find(living.id())).isEqualTo(livingBefore);
+        assertThat(store.claimNext(agent, LEASE)).map(Task::id).contains(expiring.id());
+    }
+
+    @Test
+    void ts94_aTaskThatUsedItsLastAttemptFailsWithADeadLetterComment() {
+        String agent = agent("dead-letter");
+        String session = session("dead-letter");
+        Task limited = append(NewTask.builder(session, "limited to two")
+                .assignee(agent)
+                .maxAttempts(2)
+                .priority(1)
+                .build());
+        Task unlimited =
+                append(NewTask.builder(session, "default limit").assignee(agent).build());
+
+        store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        List<ReclaimedTask> first = reclaimUntil(Set.of(limited.id(), unlimited.id()), 1);
+        Task second = store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        List<ReclaimedTask> last = reclaimUntil(Set.of(limited.id()), 1);
+
+        assertThat(first)
+                .extracting(ReclaimedTask::outcome)
+                .containsExactlyInAnyOrder(ReclaimedTask.Outcome.REQUEUED, ReclaimedTask.Outcome.DEAD_LETTERED);
+        assertThat(first)
+                .filteredOn(result -> result.task().id() == unlimited.id())
+                .singleElement()
+                .satisfies(result -> {
+                    assertThat(result.outcome())
+                            .as("the default of 1 applies")
+                            .isEqualTo(ReclaimedTask.Outcome.DEAD_LETTERED);
+                    assertThat(result.task().status()).isEqualTo(TaskStatus.FAILED);
+                });
+        assertThat(second.id()).isEqualTo(limited.id());
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(last).singleElement().satisfies(result -> {
+            assertThat(result.outcome()).isEqualTo(ReclaimedTask.Outcome.DEAD_LETTERED);
+            assertThat(result.expiredAttempt()).isEqualTo(2);
+            assertThat(result.task().status()).isEqualTo(TaskStatus.FAILED);
+            assertThat(result.task().leaseExpiresAt()).isNull();
+            assertThat(result.task().comments()).last().satisfies(comment -> {
+                assertThat(comment.author()).isEqualTo(Leases.REAPER);
+                assertThat(comment.text())
+                        .startsWith("The lease of attempt 2 of 2 expired at ")
+                        .endsWith("no attempts are left, so the task failed (dead letter).");
+            });
+        });
+        assertThat(store.claimNext(agent, LEASE)).isEmpty();
+    }
+
+    @Test
+    void ts94_concurrentReclaimsTakeEachExpiredClaimExactlyOnce() {
+        String agent = agent("reclaim-race");
+        Set<Long> ids = createQueue(session("reclaim-race"), agent, 200);
+        for (int claimed = 0; claimed < ids.size(); claimed++) {
+            store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        }
+        letLeasesExpire(SHORT_LEASE);
+
+        List<List<ReclaimedTask>> rounds = KitThreads.runTogether(8, "reclaim-race", DEADLINE, worker -> {
+            List<ReclaimedTask> mine = new ArrayList<>();
+            for (List<ReclaimedTask> batch = store.inTransaction(tx -> tx.reclaimExpired(3, 7));
+                    !batch.isEmpty();
+                    batch = store.inTransaction(tx -> tx.reclaimExpired(3, 7))) {
+                mine.addAll(batch);
+            }
+            return mine;
+        });
+        List<Long> reclaimedIds = new ArrayList<>();
+        rounds.forEach(
+                round -> round.forEach(result -> reclaimedIds.add(result.task().id())));
+        Set<Long> missing = new HashSet<>(ids);
+        missing.removeAll(reclaimedIds);
+        reclaimUntil(missing, 3)
+                .forEach(result -> reclaimedIds.add(result.task().id()));
+
+        assertThat(reclaimedIds).as("each expired claim, taken back once").containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(ids).allSatisfy(id -> {
+            Task task = find(id);
+            assertThat(task.status()).isEqualTo(TaskStatus.PENDING);
+            assertThat(task.comments()).hasSize(1);
+        });
+    }
+
+    @Test
+    void ts94_aReclaimAndTheWorkersCompletingTheSameTasksNeverBothWin() {
+        String agent = agent("reclaim-or-complete");
+        Set<Long> ids = createQueue(session("reclaim-or-complete"), agent, 100);
+        for (int claimed = 0; claimed < ids.size(); claimed++) {
+            store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        }
+        letLeasesExpire(SHORT_LEASE);
+
+        List<Set<Long>> outcomes = KitThreads.runTogether(2, "reclaim-or-complete", DEADLINE, worker -> {
+            Set<Long> won = new HashSet<>();
+            if (worker == 0) {
+                for (List<ReclaimedTask> batch = store.inTransaction(tx -> tx.reclaimExpired(3, 5));
+                        !batch.isEmpty();
+                        batch = store.inTransaction(tx -> tx.reclaimExpired(3, 5))) {
+                    batch.forEach(result -> won.add(result.task().id()));
+                }
+            } else {
+                for (long id : ids) {
+                    try {
+                        store.inTransaction(tx -> tx.complete(id, agent, 1, TaskStatus.SUCCESS));
+                        won.add(id);
+                    } catch (ClaimLostException lost) {
+                        // the reclaim came first: the completion is refused, as it must be
+                    }
+                }
+            }
+            return won;
+        });
+        Set<Long> reclaimed = outcomes.get(0);
+        Set<Long> completed = outcomes.get(1);
+
+        Set<Long> both = new HashSet<>(reclaimed);
+        both.retainAll(completed);
+        assertThat(both).as("tasks both reclaimed and completed").isEmpty();
+        assertThat(reclaimed.size() + completed.size())
+                .as("tasks reclaimed or completed, once the reclaim ran out")
+                .isLessThanOrEqualTo(ids.size());
+        assertThat(ids).allSatisfy(id -> {
+            Task task = find(id);
+            if (completed.contains(id)) {
+                assertThat(task.status()).as("task %d, completed", id).isEqualTo(TaskStatus.SUCCESS);
+                assertThat(task.comments()).as("task %d, completed", id).isEmpty();
+            } else {
+                assertThat(task.status()).as("task %d, not completed", id).isIn(TaskStatus.PENDING, TaskStatus.RUNNING);
+            }
+        });
+    }
+
+    @Test
+    void ts95_leaseArgumentsOutOfBoundsAreRefusedAndWriteNothing() {
+        String session = session("bad-leases");
+        String agent = agent("bad-leases");
+        Task task = append(NewTask.builder(session, "task").assignee(agent).build());
+        long id = task.id();
+        Map<String, Call> calls = new LinkedHashMap<>();
+        calls.put("claimNext(agent, 0)", tx -> tx.claimNext(agent, Duration.ZERO));
+        calls.put("claimNext(agent, -1 s)", tx -> tx.claimNext(agent, Duration.ofSeconds(-1)));
+        calls.put("claimNext(agent, 2 years)", tx -> tx.claimNext(agent, Duration.ofDays(730)));
+        calls.put("heartbeat(id, agent, 0, lease)", tx -> tx.heartbeat(id, agent, 0, LEASE));
+        calls.put("heartbeat(id, agent, 1, 0)", tx -> tx.heartbeat(id, agent, 1, Duration.ZERO));
+        calls.put("complete(id, agent, -1, success)", tx -> tx.complete(id, agent, -1, TaskStatus.SUCCESS));
+        calls.put("release(id, agent, 0)", tx -> tx.release(id, agent, 0));
+        calls.put("reclaimExpired(0, 10)", tx -> tx.reclaimExpired(0, 10));
+        calls.put("reclaimExpired(3, 0)", tx -> tx.reclaimExpired(3, 0));
+
+        assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
+        assertThatThrownBy(() -> store.claimNext(agent, null)).isInstanceOf(NullPointerException.class);
+        assertThat(catchThrowable(() -> NewTask.builder(session, "x").maxAttempts(0)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-10 The event feed
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts101_everyCommittedChangeAppendsAnEventAndRolledBackWorkNone() {
+        EventFeed feed = store.eventFeed();
+        long start = feed.lastPosition();
+        String session = session("feed-kinds");
+        Task task = store.inTransaction(tx -> {
+            Task created = tx.appendTask(NewTask.of(session, "watched"));
+            tx.recordEvent(new TaskEvent.Created(created));
+            return created;
+        });
+        store.inTransaction(tx -> tx.addComment(task.id(), "carol", "told by no event"));
+        assertThatThrownBy(() -> store.inTransaction(tx -> {
+                    Task changed = tx.appendProgress(task.id(), "rolled back");
+                    tx.recordEvent(new TaskEvent.ProgressAppended(changed, "rolled back"));
+                    throw new IllegalStateException("roll back");
+                }))
+                .isInstanceOf(IllegalStateException.class);
+        store.inTransaction(tx -> {
+            Task commented = tx.addComment(task.id(), "dave", "told");
+            tx.recordEvent(
+                    new TaskEvent.Commented(commented, commented.comments().get(1)));
+            return null;
+        });
+
+        List<FeedEvent> events = feed.read(start, 100);
+        assertThat(events).extracting(FeedEvent::kind).containsExactly("created", "updated", "commented");
+        assertThat(events).allSatisfy(event -> {
+            assertThat(event.taskId()).isEqualTo(task.id());
+            assertThat(event.sessionId()).isEqualTo(session);
+            assertThat(event.payload()).startsWith("{").contains("\"version\":");
+        });
+        assertThat(events.get(0).payload()).contains("\"description\":\"watched\"");
+        assertThat(events.get(2).payload()).contains("\"author\":\"dave\"").contains("\"text\":\"told\"");
+        assertThat(events.get(0).time()).isEqualTo(task.createdAt());
+    }
+
+    @Test
+    void ts102_eventsAreReadInPositionOrderWithoutGaps() {
+        EventFeed feed = store.eventFeed();
+        long start = feed.lastPosition();
+        String session = session("feed-order");
+        for (int index = 0; index < 7; index++) {
+            int number = index;
+            store.inTransaction(tx -> {
+                Task task = tx.appendTask(NewTask.of(session, "task " + number));
+                tx.recordEvent(new TaskEvent.Created(task));
+                return null;
+            });
+        }
+
+        List<FeedEvent> all = feed.read(start, 100);
+        List<FeedEvent> paged = new ArrayList<>();
+        for (List<FeedEvent> page = feed.read(start, 3); !page.isEmpty(); page = feed.read(lastOf(page), 3)) {
+            assertThat(page.size()).isLessThanOrEqualTo(3);
+            paged.addAll(page);
+        }
+
+        assertThat(all)
+                .extracting(FeedEvent::position)
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(start + 1, start + 7).boxed().toList());
+        assertThat(paged).isEqualTo(all);
+        assertThat(feed.lastPosition()).isEqualTo(start + 7);
+        assertThat(feed.read(feed.lastPosition(), 10)).isEmpty();
+    }
+
+    @Test
+    void ts103_anEventThatCommitsAfterALaterOneWasReadIsStillRead() throws Exception {
+        EventFeed feed = store.eventFeed();
+        long start = feed.lastPosition();
+        String session = session("feed-late-commit");
+        CountDownLatch recorded = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Task> late = new AtomicReference<>();
+        Thread slow = new Thread(() -> store.inTransaction(tx -> {
+            Task task = tx.appendTask(NewTask.of(session + "-slow", "commits late"));
+            tx.recordEvent(new TaskEvent.Created(task));
+            late.set(task);
+            recorded.countDown();
+            await(release, DEADLINE);
+            return null;
+        }));
+        slow.start();
+        assertThat(recorded.await(DEADLINE_SECONDS, TimeUnit.SECONDS)).isTrue();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        Future<Task> early = executor.submit(() -> store.inTransaction(tx -> {
+            Task task = tx.appendTask(NewTask.of(session, "commits early"));
+            tx.recordEvent(new TaskEvent.Created(task));
+            return task;
+        }));
+        List<FeedEvent> first = List.of();
+        try {
+            // A store that runs one unit of work at a time makes the early one wait: no commit can be late.
+            early.get(LOCK_HOLD.toMillis(), TimeUnit.MILLISECONDS);
+            first = feed.read(start, 100);
+        } catch (TimeoutException serialised) {
+            // read nothing before the slow unit commits
+        } finally {
+            release.countDown();
+            slow.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
+        }
+        Task earlyTask = early.get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+        executor.shutdown();
+        List<FeedEvent> rest = feed.read(first.isEmpty() ? start : lastOf(first), 100);
+
+        List<FeedEvent> all = new ArrayList<>(first);
+        all.addAll(rest);
+        assertThat(all)
+                .extracting(FeedEvent::taskId)
+                .containsExactlyInAnyOrder(earlyTask.id(), late.get().id());
+        assertThat(all).extracting(FeedEvent::position).containsExactly(start + 1, start + 2);
+        if (!first.isEmpty()) {
+            assertThat(first)
+                    .as("read while the slow unit of work was open")
+                    .extracting(FeedEvent::taskId)
+                    .containsExactly(earlyTask.id());
+        }
+    }
+
+    @Test
+    void ts104_badPositionsAndLimitsAreRefusedWithAClearError() {
+        EventFeed feed = store.eventFeed();
+        store.inTransaction(tx -> tx.appendTask(NewTask.of(session("feed-bad-input"), "task")));
+        long last = feed.lastPosition();
+
+        assertThatThrownBy(() -> feed.read(-1, 10)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> feed.read(0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> feed.read(0, EventFeed.MAX_READ + 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> feed.read(last + 5, 10))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Position " + (last + 5) + " is ahead of the feed, whose newest event is at position "
+                        + last + "; read from a position this feed gave you");
+        assertThatThrownBy(() -> feed.subscribe(-1, event -> {})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> feed.subscribe(last + 1, event -> {})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> feed.subscribe(0, null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> feed.prune(Duration.ofDays(-1))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void ts104_aPrunedPositionIsRefusedNamingWhereTheFeedNowStarts() {
+        EventFeed feed = store.eventFeed();
+        String session = session("feed-pruned");
+        long before = feed.lastPosition();
+        appendRecorded(NewTask.of(session, "old"));
+        clock.advance(Duration.ofDays(8));
+        appendRecorded(NewTask.of(session, "new"));
+        long last = feed.lastPosition();
+
+        long pruned = feed.prune(Duration.ofDays(7));
+
+        assertThat(pruned).isPositive();
+        assertThat(feed.read(last - 1, 10)).singleElement().satisfies(event -> assertThat(event.position())
+                .isEqualTo(last));
+        assertThat(catchThrowable(() -> feed.read(before, 10)))
+                .isInstanceOf(EventsPrunedException.class)
+                .satisfies(thrown -> assertThat(((EventsPrunedException) thrown).firstAvailablePosition())
+                        .isEqualTo(last));
+        assertThatThrownBy(() -> feed.subscribe(before, event -> {})).isInstanceOf(EventsPrunedException.class);
+    }
+
+    @Test
+    void ts105_aSubscriptionDeliversEveryEventInOrderAndResumesFromItsLastPosition() {
+        EventFeed feed = store.eventFeed();
+        long start = feed.lastPosition();
+        String session = session("feed-subscribe");
+        List<FeedEvent> delivered = new CopyOnWriteArrayList<>();
+        List<Long> expected = new ArrayList<>();
+        long resumeAt;
+        try (FeedSubscription subscription = feed.subscribe(start, delivered::add)) {
+            for (int index = 0; index < 5; index++) {
+                expected.add(appendRecorded(NewTask.of(session, "task")).id());
+            }
+            awaitSize(delivered, 5);
+            awaitLastDelivered(subscription, delivered.get(4).position());
+            resumeAt = subscription.lastDeliveredPosition();
+            assertThat(subscription.failure()).isEmpty();
+        }
+        for (int index = 0; index < 3; index++) {
+            expected.add(appendRecorded(NewTask.of(session, "while away")).id());
+        }
+        try (FeedSubscription resumed = feed.subscribe(resumeAt, delivered::add)) {
+            awaitSize(delivered, 8);
+            awaitLastDelivered(resumed, feed.lastPosition());
+        }
+
+        assertThat(delivered).extracting(FeedEvent::taskId).containsExactlyElementsOf(expected);
+        assertThat(delivered)
+                .extracting(FeedEvent::position)
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(start + 1, start + 8).boxed().toList());
+    }
+
+    @Test
+    void ts105_aListenerThatThrowsIsSkippedAndTheSubscriptionGoesOn() {
+        EventFeed feed = store.eventFeed();
+        long start = feed.lastPosition();
+        String session = session("feed-throwing-listener");
+        List<Long> delivered = new CopyOnWriteArrayList<>();
+        try (FeedSubscription subscription = feed.subscribe(start, event -> {
+            delivered.add(event.position());
+            if (delivered.size() == 1) {
+                throw new IllegalStateException("the listener's own bug");
+            }
+        })) {
+            appendRecorded(NewTask.of(session, "first"));
+            appendRecorded(NewTask.of(session, "second"));
+            awaitSize(delivered, 2);
+            awaitLastDelivered(subscription, start + 2);
+        }
+    }
+
+    @Test
+    void ts106_concurrentWritersEventsAreReadOnceEachWithoutGapsAndInEachTasksOrder() {
+        EventFeed feed = store.eventFeed();
+        long start = feed.lastPosition();
+        String session = session("feed-concurrent");
+        int writers = 8;
+        int perWriter = 25;
+        List<FeedEvent> delivered = new CopyOnWriteArrayList<>();
+        try (FeedSubscription subscription = feed.subscribe(start, delivered::add)) {
+            KitThreads.runTogether(writers, "feed-writers", DEADLINE, writer -> {
+                Task task = appendRecorded(NewTask.of(session + "-" + writer, "task"));
+                for (int comment = 1; comment <= perWriter; comment++) {
+                    String text = "comment " + comment;
+                    store.inTransaction(tx -> {
+                        Task commented = tx.addComment(task.id(), "writer", text);
+                        tx.recordEvent(new TaskEvent.Commented(
+                                commented,
+                                commented.comments().get(commented.comments().size() - 1)));
+                        return null;
+                    });
+                }
+                return null;
+            });
+            awaitSize(delivered, writers * (perWriter + 1));
+            assertThat(subscription.failure()).isEmpty();
+        }
+
+        assertThat(delivered)
+                .extracting(FeedEvent::position)
+                .containsExactlyElementsOf(LongStream.rangeClosed(start + 1, start + writers * (perWriter + 1))
+                        .boxed()
+                        .toList());
+        Map<Long, List<Integer>> commentsByTask = new LinkedHashMap<>();
+        for (FeedEvent event : delivered) {
+            if (event.kind().equals("commented")) {
+                Matcher matcher = Pattern.compile("comment (\\d+)").matcher(event.payload());
+                assertThat(matcher.find()).isTrue();
+                commentsByTask
+                        .computeIfAbsent(event.taskId(), id -> new ArrayList<>())
+                        .add(Integer.parseInt(matcher.group(1)));
+            }
+        }
+        assertThat(commentsByTask).hasSize(writers);
+        assertThat(commentsByTask.values()).allSatisfy(numbers -> assertThat(numbers)
+                .containsExactlyElementsOf(
+                        IntStream.rangeClosed(1, perWriter).boxed().toList()));
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -1944,12 +2664,12 @@ public abstract class TaskStoreConformanceTest {
         calls.put("findTaskByOrder(null, 1)", tx -> tx.findTaskByOrder(null, 1));
         calls.put("listQueue(null)", tx -> tx.listQueue(null));
         calls.put("planningMessageIds(null)", tx -> tx.planningMessageIds(null));
-        calls.put("claimNext(null)", tx -> tx.claimNext(null));
+        calls.put("claimNext(null)", tx -> tx.claimNext(null, LEASE));
 
         assertRefusedWithoutWriting(calls, NullPointerException.class, session, task);
         assertThatThrownBy(() -> store.inTransaction(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> store.listTasks(null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> store.claimNext(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> store.claimNext(null, LEASE)).isInstanceOf(NullPointerException.class);
     }
 
     @Test
@@ -1964,7 +2684,7 @@ public abstract class TaskStoreConformanceTest {
             calls.put("listTasks(" + shown + ")", tx -> tx.listTasks(blank));
             calls.put("findTaskByOrder(" + shown + ", 1)", tx -> tx.findTaskByOrder(blank, 1));
             calls.put("listQueue(" + shown + ")", tx -> tx.listQueue(blank));
-            calls.put("claimNext(" + shown + ")", tx -> tx.claimNext(blank));
+            calls.put("claimNext(" + shown + ")", tx -> tx.claimNext(blank, LEASE));
             calls.put("planningMessageIds(" + shown + ")", tx -> tx.planningMessageIds(blank));
             calls.put("linkMessagesToPlanningSection(" + shown + ", ids)", tx -> {
                 tx.linkMessagesToPlanningSection(blank, List.of("m"));
@@ -1983,7 +2703,7 @@ public abstract class TaskStoreConformanceTest {
 
         assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
         assertThatThrownBy(() -> store.listTasks(" ")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> store.claimNext("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.claimNext("", LEASE)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -2050,7 +2770,7 @@ public abstract class TaskStoreConformanceTest {
             return null;
         });
         calls.put("listTasks(session over the limit)", tx -> tx.listTasks(tooLongName));
-        calls.put("claimNext(assignee over the limit)", tx -> tx.claimNext(tooLongName));
+        calls.put("claimNext(assignee over the limit)", tx -> tx.claimNext(tooLongName, LEASE));
 
         assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
     }
@@ -2079,7 +2799,7 @@ public abstract class TaskStoreConformanceTest {
                 tx.linkMessagesToPlanningSection(bad, List.of("m"));
                 return null;
             });
-            calls.put("assignee", tx -> tx.claimNext(bad));
+            calls.put("assignee", tx -> tx.claimNext(bad, LEASE));
             for (Map.Entry<String, Call> call : calls.entrySet()) {
                 Throwable thrown = catchThrowable(() -> store.inTransaction(call.getValue()));
                 assertThat(thrown)
@@ -2118,7 +2838,7 @@ public abstract class TaskStoreConformanceTest {
             return null;
         });
 
-        Task claimed = store.claimNext(agent).orElseThrow(() -> new AssertionError("no task for " + agent));
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow(() -> new AssertionError("no task for " + agent));
         assertThat(claimed.description()).isEqualTo(emoji);
         assertThat(claimed.createdBy()).isEqualTo(emoji);
         assertThat(claimed.steps()).isEqualTo("- [ ] " + emoji);
@@ -2167,6 +2887,84 @@ public abstract class TaskStoreConformanceTest {
         assertThat(exception.taskId()).isEqualTo(taskId);
         assertThat(exception.expectedVersion()).isEqualTo(1);
         assertThat(exception.actualVersion()).isIn(2L, -1L);
+    }
+
+    /**
+     * Lets short leases run out: moves the kit's clock past them, for stores on that clock, and waits for
+     * them to run out in real time too, for stores on a clock of their own (a database's on this host).
+     */
+    private void letLeasesExpire(Duration lease) {
+        clock.advance(lease.plus(CLOCK_SLACK));
+        Instant until = Instant.now().plus(lease).plus(Duration.ofMillis(50));
+        while (Instant.now().isBefore(until)) {
+            LockSupport.parkUntil(until.toEpochMilli());
+        }
+    }
+
+    /**
+     * Reclaims until every one of the expected tasks was taken back: at once for a store on the kit's
+     * clock, after their leases ran out in real time for a store on a clock of its own; fails after the
+     * kit's deadline.
+     */
+    private List<ReclaimedTask> reclaimUntil(Set<Long> expected, int defaultMaxAttempts) {
+        clock.advance(SHORT_LEASE.plus(CLOCK_SLACK));
+        List<ReclaimedTask> reclaimed = new ArrayList<>();
+        Set<Long> missing = new HashSet<>(expected);
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (!missing.isEmpty()) {
+            List<ReclaimedTask> batch = store.inTransaction(tx -> tx.reclaimExpired(defaultMaxAttempts, 100));
+            reclaimed.addAll(batch);
+            batch.forEach(result -> missing.remove(result.task().id()));
+            if (!missing.isEmpty()) {
+                assertThat(Instant.now())
+                        .as("tasks %s were never reclaimed", missing)
+                        .isBefore(deadline);
+                LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+            }
+        }
+        return reclaimed;
+    }
+
+    private static void await(CountDownLatch latch, Duration atMost) {
+        try {
+            latch.await(atMost.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Appends a task and records its creation for the feed, as the library's components do. */
+    private Task appendRecorded(NewTask spec) {
+        return store.inTransaction(tx -> {
+            Task task = tx.appendTask(spec);
+            tx.recordEvent(new TaskEvent.Created(task));
+            return task;
+        });
+    }
+
+    /** Waits until a subscription counts an event as delivered: it does so once its listener returned. */
+    private static void awaitLastDelivered(FeedSubscription subscription, long position) {
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (subscription.lastDeliveredPosition() < position) {
+            assertThat(Instant.now()).as("delivery of position %d", position).isBefore(deadline);
+            LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+        }
+        assertThat(subscription.lastDeliveredPosition()).isEqualTo(position);
+    }
+
+    private static long lastOf(List<FeedEvent> events) {
+        return events.get(events.size() - 1).position();
+    }
+
+    private static void awaitSize(List<?> list, int size) {
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (list.size() < size) {
+            assertThat(Instant.now())
+                    .as("%d of %d delivered", list.size(), size)
+                    .isBefore(deadline);
+            LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+        }
+        assertThat(list).hasSize(size);
     }
 
     private String session(String label) {
@@ -2255,7 +3053,7 @@ public abstract class TaskStoreConformanceTest {
     private List<Task> claimUntilEmpty(String agent, int limit) {
         List<Task> claimed = new ArrayList<>();
         while (claimed.size() < limit) {
-            Optional<Task> next = store.claimNext(agent);
+            Optional<Task> next = store.claimNext(agent, LEASE);
             if (next.isEmpty()) {
                 break;
             }

@@ -73,6 +73,14 @@ final class KitSubjects {
             case LEAKY_TRANSACTION -> LeakyTransaction.class;
             case NESTED_JOINS_OUTER -> NestedJoinsOuter.class;
             case RAW_STORAGE_FAILURES -> RawStorageFailures.class;
+            case ATTEMPT_NOT_COUNTED -> AttemptNotCounted.class;
+            case UNFENCED_LEASE_WRITES -> UnfencedLeaseWrites.class;
+            case LEASE_KEPT_OFF_RUNNING -> LeaseKeptOffRunning.class;
+            case RECLAIMS_LIVE_LEASES -> ReclaimsLiveLeases.class;
+            case RACY_RECLAIM -> RacyReclaim.class;
+            case CLAIM_SKIPS_LOCKED_TASKS -> ClaimSkipsLockedTasks.class;
+            case FEED_APPENDS_BEFORE_COMMIT -> FeedAppendsBeforeCommit.class;
+            case FEED_MISSES_UNRECORDED_CHANGES -> FeedMissesUnrecordedChanges.class;
         };
     }
 
@@ -185,6 +193,62 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.RAW_STORAGE_FAILURES);
+        }
+    }
+
+    static final class AttemptNotCounted extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.ATTEMPT_NOT_COUNTED);
+        }
+    }
+
+    static final class UnfencedLeaseWrites extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.UNFENCED_LEASE_WRITES);
+        }
+    }
+
+    static final class LeaseKeptOffRunning extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.LEASE_KEPT_OFF_RUNNING);
+        }
+    }
+
+    static final class ReclaimsLiveLeases extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.RECLAIMS_LIVE_LEASES);
+        }
+    }
+
+    static final class RacyReclaim extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.RACY_RECLAIM);
+        }
+    }
+
+    static final class ClaimSkipsLockedTasks extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CLAIM_SKIPS_LOCKED_TASKS);
+        }
+    }
+
+    static final class FeedAppendsBeforeCommit extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.FEED_APPENDS_BEFORE_COMMIT);
+        }
+    }
+
+    static final class FeedMissesUnrecordedChanges extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.FEED_MISSES_UNRECORDED_CHANGES);
         }
     }
 }

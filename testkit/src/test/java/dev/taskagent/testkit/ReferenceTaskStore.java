@@ -1,13 +1,20 @@
 package dev.taskagent.testkit;
 
+import dev.taskagent.event.EventFeed;
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.FeedEncoding;
+import dev.taskagent.store.spi.InProcessEventFeed;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.store.spi.TextLimits;
+import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
@@ -19,12 +26,15 @@ import dev.taskagent.task.TaskUpdate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -85,7 +95,23 @@ final class ReferenceTaskStore implements TaskStore {
         /** A nested inTransaction joins the outer unit of work instead of being refused. */
         NESTED_JOINS_OUTER,
         /** A storage failure surfaces as an UncheckedIOException instead of a TaskStoreException. */
-        RAW_STORAGE_FAILURES
+        RAW_STORAGE_FAILURES,
+        /** A claim does not count its attempt: every claim is attempt 1. */
+        ATTEMPT_NOT_COUNTED,
+        /** Heartbeat, complete and release check only that the task exists, not whose claim it is. */
+        UNFENCED_LEASE_WRITES,
+        /** A task taken out of running by an update keeps its lease expiry. */
+        LEASE_KEPT_OFF_RUNNING,
+        /** A reclaim takes back every leased task, expired or not. */
+        RECLAIMS_LIVE_LEASES,
+        /** A reclaim reads the expired tasks, lets others in, then writes them without checking again. */
+        RACY_RECLAIM,
+        /** A claim steps over a task locked by another unit of work, whatever that unit of work does. */
+        CLAIM_SKIPS_LOCKED_TASKS,
+        /** Events go into the feed as they are recorded, not when their unit of work commits. */
+        FEED_APPENDS_BEFORE_COMMIT,
+        /** A change made without an event of its own leaves no trace in the feed. */
+        FEED_MISSES_UNRECORDED_CHANGES
     }
 
     private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
@@ -105,6 +131,8 @@ final class ReferenceTaskStore implements TaskStore {
 
     private volatile boolean storageBroken;
 
+    private final InProcessEventFeed feed;
+
     ReferenceTaskStore(Clock clock, Set<Defect> defects) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.defects = defects.isEmpty() ? EnumSet.noneOf(Defect.class) : EnumSet.copyOf(defects);
@@ -112,8 +140,15 @@ final class ReferenceTaskStore implements TaskStore {
         // show up on every run; the correct store does not need the (slower) fairness.
         boolean racy = has(Defect.RACY_CLAIM)
                 || has(Defect.CLAIM_GIVES_UP_ON_CONFLICT)
-                || has(Defect.LOSES_CONCURRENT_APPENDS);
+                || has(Defect.LOSES_CONCURRENT_APPENDS)
+                || has(Defect.RACY_RECLAIM);
         this.lock = new ReentrantLock(racy);
+        this.feed = new InProcessEventFeed(clock, Duration.ofDays(7));
+    }
+
+    @Override
+    public EventFeed eventFeed() {
+        return feed;
     }
 
     /** A switch for the kit's TS-1.6 test: while on, every operation fails like a dead disk. */
@@ -143,13 +178,16 @@ final class ReferenceTaskStore implements TaskStore {
         }
         checkStorage();
         Unit unit = new Unit();
-        if (!has(Defect.DIRTY_READS)) {
+        if (has(Defect.CLAIM_SKIPS_LOCKED_TASKS)) {
+            unit.tryLockForWrites();
+        } else if (!has(Defect.DIRTY_READS)) {
             unit.lockForWrites();
         }
         currentUnit.set(unit);
         try {
             R result = work.execute(unit);
             checkStorage();
+            feed.append(unit.committedEvents());
             return result;
         } catch (Throwable e) {
             if (!has(Defect.NO_ROLLBACK)) {
@@ -228,14 +266,24 @@ final class ReferenceTaskStore implements TaskStore {
     private final class Unit implements TaskTransaction {
         private final Thread owner = Thread.currentThread();
         private final Deque<Runnable> undo = new ArrayDeque<>();
+        private final List<FeedEncoding.Encoded> recorded = new ArrayList<>();
+        private final Map<Long, Task> written = new LinkedHashMap<>();
+        private final Set<Long> toldAlready = new HashSet<>();
         private volatile boolean ended;
         private boolean locked;
+        private boolean contended;
 
         void lockForWrites() {
             if (!locked) {
                 lock.lock();
                 locked = true;
             }
+        }
+
+        /** Takes the lock if it is free; a unit that found it taken is contended until it takes it. */
+        void tryLockForWrites() {
+            locked = lock.tryLock();
+            contended = !locked;
         }
 
         void unlock() {
@@ -250,6 +298,30 @@ final class ReferenceTaskStore implements TaskStore {
             lock.unlock();
             Thread.yield();
             lock.lock();
+        }
+
+        @Override
+        public void recordEvent(TaskEvent event) {
+            check();
+            FeedEncoding.Encoded encoded = FeedEncoding.encode(event);
+            if (has(Defect.FEED_APPENDS_BEFORE_COMMIT)) {
+                feed.append(List.of(encoded));
+                toldAlready.add(encoded.taskId());
+            } else {
+                recorded.add(encoded);
+            }
+        }
+
+        List<FeedEncoding.Encoded> committedEvents() {
+            List<FeedEncoding.Encoded> events = new ArrayList<>(recorded);
+            if (!has(Defect.FEED_MISSES_UNRECORDED_CHANGES)) {
+                Set<Long> told = new HashSet<>(toldAlready);
+                recorded.forEach(event -> told.add(event.taskId()));
+                written.values().stream()
+                        .filter(task -> !told.contains(task.id()))
+                        .forEach(task -> events.add(FeedEncoding.updated(task)));
+            }
+            return events;
         }
 
         void rollback() {
@@ -279,6 +351,9 @@ final class ReferenceTaskStore implements TaskStore {
         private void read() {
             check();
             checkStorage();
+            if (contended) {
+                lockForWrites();
+            }
         }
 
         @Override
@@ -334,11 +409,13 @@ final class ReferenceTaskStore implements TaskStore {
                     .priority(spec.priority())
                     .assignee(spec.assignee())
                     .createdBy(spec.createdBy())
+                    .maxAttempts(spec.maxAttempts())
                     .createdAt(now)
                     .updatedAt(now)
                     .version(1)
                     .build();
             put(task);
+            written.put(task.id(), task);
             if (!has(Defect.INSERT_DOES_NOT_RENUMBER)) {
                 for (int later = index; later < session.size(); later++) {
                     put(TaskBuilder.from(session.get(later)).order(later + 2).build());
@@ -434,9 +511,13 @@ final class ReferenceTaskStore implements TaskStore {
         }
 
         @Override
-        public Optional<Task> claimNext(String assignee) {
+        public Optional<Task> claimNext(String assignee, Duration lease) {
             check();
             name(assignee, "assignee");
+            lease(lease);
+            if (contended && !locked) {
+                return Optional.empty(); // like SKIP LOCKED over a row that a comment's transaction holds
+            }
             write();
             Optional<Task> candidate = pending.tailMap(ClaimKey.first(key(assignee))).entrySet().stream()
                     .takeWhile(entry -> entry.getKey().assignee().equals(key(assignee)))
@@ -453,7 +534,104 @@ final class ReferenceTaskStore implements TaskStore {
             if (has(Defect.CLAIM_GIVES_UP_ON_CONFLICT) && current.status() != TaskStatus.PENDING) {
                 return Optional.empty();
             }
-            return Optional.of(save(TaskBuilder.from(current).status(TaskStatus.RUNNING), current));
+            return Optional.of(save(
+                    TaskBuilder.from(current)
+                            .status(TaskStatus.RUNNING)
+                            .attempt(has(Defect.ATTEMPT_NOT_COUNTED) ? 1 : current.attempt() + 1)
+                            .leaseExpiresAt(clock.instant().plus(lease)),
+                    current));
+        }
+
+        @Override
+        public Task heartbeat(long taskId, String agent, int attempt, Duration lease) {
+            check();
+            lease(lease);
+            write();
+            Task current = claimed(taskId, agent, attempt);
+            return save(TaskBuilder.from(current).leaseExpiresAt(clock.instant().plus(lease)), current);
+        }
+
+        @Override
+        public Task complete(long taskId, String agent, int attempt, TaskStatus outcome) {
+            check();
+            Objects.requireNonNull(outcome, "outcome");
+            if (!outcome.isTerminal()) {
+                throw new IllegalArgumentException("outcome must be success or failed, was " + outcome);
+            }
+            write();
+            Task current = claimed(taskId, agent, attempt);
+            return save(TaskBuilder.from(current).status(outcome), current);
+        }
+
+        @Override
+        public Task release(long taskId, String agent, int attempt) {
+            check();
+            write();
+            Task current = claimed(taskId, agent, attempt);
+            return save(TaskBuilder.from(current).status(TaskStatus.PENDING), current);
+        }
+
+        @Override
+        public List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
+            check();
+            Leases.maxAttempts(defaultMaxAttempts);
+            if (limit < 1) {
+                throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+            }
+            write();
+            Instant now = clock.instant();
+            List<Task> expired = tasks.values().stream()
+                    .filter(Task::isLeased)
+                    .filter(task -> has(Defect.RECLAIMS_LIVE_LEASES)
+                            || task.leaseExpiresAt().isBefore(now))
+                    .sorted(Comparator.comparing(Task::leaseExpiresAt).thenComparingLong(Task::id))
+                    .limit(limit)
+                    .toList();
+            if (has(Defect.RACY_RECLAIM)) {
+                letOthersIn();
+            }
+            List<ReclaimedTask> reclaimed = new ArrayList<>();
+            for (Task seen : expired) {
+                Task current = has(Defect.RACY_RECLAIM) ? seen : tasks.get(seen.id());
+                int maxAttempts = Leases.maxAttemptsOf(current, defaultMaxAttempts);
+                ReclaimedTask.Outcome outcome = Leases.outcome(current.attempt(), maxAttempts);
+                Comment comment = new Comment(
+                        Leases.REAPER,
+                        Leases.reclaimComment(current.attempt(), maxAttempts, current.leaseExpiresAt()),
+                        now);
+                Task after = save(
+                        TaskBuilder.from(current)
+                                .status(
+                                        outcome == ReclaimedTask.Outcome.REQUEUED
+                                                ? TaskStatus.PENDING
+                                                : TaskStatus.FAILED)
+                                .comments(plus(current.comments(), comment)),
+                        tasks.get(seen.id()));
+                reclaimed.add(new ReclaimedTask(after, current.attempt(), outcome));
+            }
+            return reclaimed;
+        }
+
+        private Task claimed(long taskId, String agent, int attempt) {
+            name(agent, "agent");
+            if (!has(Defect.LENIENT_ARGUMENTS)) {
+                Leases.attempt(attempt);
+            }
+            Task current = existing(taskId);
+            if (!has(Defect.UNFENCED_LEASE_WRITES)
+                    && (current.status() != TaskStatus.RUNNING
+                            || !sameId(current.assignee(), agent)
+                            || current.attempt() != attempt)) {
+                throw new ClaimLostException(current, agent, attempt);
+            }
+            return current;
+        }
+
+        private void lease(Duration lease) {
+            Objects.requireNonNull(lease, "lease");
+            if (!has(Defect.LENIENT_ARGUMENTS)) {
+                Leases.lease(lease);
+            }
         }
 
         private void detach(String sessionId, String messageId, long newHolder) {
@@ -493,7 +671,13 @@ final class ReferenceTaskStore implements TaskStore {
             Task task = changed.version(current.version() + 1)
                     .updatedAt(clock.instant())
                     .build();
+            if (!has(Defect.LEASE_KEPT_OFF_RUNNING)
+                    && task.status() != TaskStatus.RUNNING
+                    && task.leaseExpiresAt() != null) {
+                task = TaskBuilder.from(task).leaseExpiresAt(null).build();
+            }
             put(task);
+            written.put(task.id(), task);
             return task;
         }
 
@@ -501,6 +685,7 @@ final class ReferenceTaskStore implements TaskStore {
             if (has(Defect.APPENDS_KEEP_VERSION)) {
                 Task task = changed.build();
                 put(task);
+                written.put(task.id(), task);
                 return task;
             }
             return save(changed, current);

@@ -28,6 +28,9 @@ public final class TaskBuilder {
     private String previousAssignee;
     private String createdBy;
     private boolean archived;
+    private int attempt;
+    private Instant leaseExpiresAt;
+    private int maxAttempts;
     private List<Comment> comments = List.of();
     private List<Link> links = List.of();
     private List<String> messageIds = List.of();
@@ -52,6 +55,9 @@ public final class TaskBuilder {
         previousAssignee = task.previousAssignee();
         createdBy = task.createdBy();
         archived = task.archived();
+        attempt = task.attempt();
+        leaseExpiresAt = task.leaseExpiresAt();
+        maxAttempts = task.maxAttempts();
         comments = task.comments();
         links = task.links();
         messageIds = task.messageIds();
@@ -215,6 +221,39 @@ public final class TaskBuilder {
     }
 
     /**
+     * Sets the claim attempt.
+     *
+     * @param value how many times the task was claimed, 0 when never
+     * @return this builder
+     */
+    public TaskBuilder attempt(int value) {
+        attempt = value;
+        return this;
+    }
+
+    /**
+     * Sets the lease expiry.
+     *
+     * @param value when the current claim's lease runs out, or null when no claim holds the task
+     * @return this builder
+     */
+    public TaskBuilder leaseExpiresAt(Instant value) {
+        leaseExpiresAt = value;
+        return this;
+    }
+
+    /**
+     * Sets the task's own limit of claims.
+     *
+     * @param value at least 1, or 0 for the queue's default
+     * @return this builder
+     */
+    public TaskBuilder maxAttempts(int value) {
+        maxAttempts = value;
+        return this;
+    }
+
+    /**
      * Sets the comments.
      *
      * @param value the comments
@@ -302,6 +341,9 @@ public final class TaskBuilder {
                 previousAssignee,
                 createdBy,
                 archived,
+                attempt,
+                leaseExpiresAt,
+                maxAttempts,
                 comments,
                 links,
                 messageIds,

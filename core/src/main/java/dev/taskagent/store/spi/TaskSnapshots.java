@@ -20,7 +20,8 @@ public final class TaskSnapshots {
     /**
      * Returns the task a store creates from a spec (rule TS-3.4): pending, not archived, at version 1,
      * with {@code createdAt == updatedAt}, no progress, preferences, comments, links or message ids,
-     * current step 0, and the priority, assignee, creator and steps of the spec.
+     * current step 0, attempt 0 and no lease, and the priority, assignee, creator, steps and maximum attempts
+     * of the spec.
      *
      * @param spec what to create
      * @param id the id the store assigned; positive
@@ -40,6 +41,7 @@ public final class TaskSnapshots {
                 .priority(spec.priority())
                 .assignee(spec.assignee())
                 .createdBy(spec.createdBy())
+                .maxAttempts(spec.maxAttempts())
                 .createdAt(now)
                 .updatedAt(now)
                 .version(1)

@@ -1,12 +1,19 @@
 package dev.taskagent.store.inmemory;
 
+import dev.taskagent.event.EventFeed;
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.FeedEncoding;
+import dev.taskagent.store.spi.InProcessEventFeed;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.store.spi.TextLimits;
+import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
@@ -16,17 +23,21 @@ import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -49,6 +60,9 @@ public final class InMemoryTaskStore implements TaskStore {
             .thenComparing(Task::createdAt)
             .thenComparingLong(Task::id);
 
+    private static final Comparator<Task> LEASE_ORDER =
+            Comparator.comparing(Task::leaseExpiresAt).thenComparingLong(Task::id);
+
     private static final long PLANNING_SECTION = 0L;
 
     private final Clock clock;
@@ -66,6 +80,13 @@ public final class InMemoryTaskStore implements TaskStore {
     private final Map<String, TreeSet<Task>> claimable = new HashMap<>();
     /** assignee → all its non-archived tasks, in claim order (for listQueue). */
     private final Map<String, TreeSet<Task>> queues = new HashMap<>();
+    /** Running tasks under a lease, soonest expiry first (for reclaimExpired). */
+    private final TreeSet<Task> leased = new TreeSet<>(LEASE_ORDER);
+
+    /** How long the event feed keeps events unless the builder says otherwise. */
+    public static final Duration DEFAULT_EVENT_RETENTION = Duration.ofDays(7);
+
+    private final InProcessEventFeed feed;
 
     /** Creates an empty store on the system clock (UTC). */
     public InMemoryTaskStore() {
@@ -75,10 +96,35 @@ public final class InMemoryTaskStore implements TaskStore {
     /**
      * Creates an empty store whose timestamps come from a clock.
      *
-     * @param clock the source of {@code createdAt}, {@code updatedAt} and comment times
+     * @param clock the source of {@code createdAt}, {@code updatedAt}, comment, lease and event times
      */
     public InMemoryTaskStore(Clock clock) {
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this(Objects.requireNonNull(clock, "clock"), DEFAULT_EVENT_RETENTION);
+    }
+
+    private InMemoryTaskStore(Clock clock, Duration eventRetention) {
+        this.clock = clock;
+        this.feed = new InProcessEventFeed(clock, eventRetention);
+    }
+
+    /**
+     * Starts configuring a store, for settings beyond the clock.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the store's event feed: every committed change, in commit order, for readers in this
+     * process (the store is in memory).
+     *
+     * @return the feed
+     */
+    @Override
+    public EventFeed eventFeed() {
+        return feed;
     }
 
     @Override
@@ -94,6 +140,7 @@ public final class InMemoryTaskStore implements TaskStore {
         Transaction transaction = new Transaction();
         try {
             R result = work.execute(transaction);
+            feed.append(transaction.committedEvents());
             transaction.commit();
             return result;
         } catch (Throwable e) { // also checked exceptions thrown sneakily: never keep half a unit of work
@@ -111,13 +158,81 @@ public final class InMemoryTaskStore implements TaskStore {
         return "InMemoryTaskStore";
     }
 
+    /** Configures an {@link InMemoryTaskStore}; each setter checks its argument at once. Not thread-safe. */
+    public static final class Builder {
+        private Clock clock = Clock.systemUTC();
+        private Duration eventRetention = DEFAULT_EVENT_RETENTION;
+
+        private Builder() {}
+
+        /**
+         * Sets where timestamps come from. Default: the UTC system clock.
+         *
+         * @param value the clock
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         */
+        public Builder clock(Clock value) {
+            clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        /**
+         * Sets how long the event feed keeps events before it drops them.
+         *
+         * @param value positive; default 7 days
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is not positive
+         */
+        public Builder eventRetention(Duration value) {
+            Objects.requireNonNull(value, "eventRetention");
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("eventRetention must be positive, was " + value);
+            }
+            eventRetention = value;
+            return this;
+        }
+
+        /**
+         * Builds an empty store.
+         *
+         * @return the store
+         */
+        public InMemoryTaskStore build() {
+            return new InMemoryTaskStore(clock, eventRetention);
+        }
+    }
+
     private final class Transaction implements TaskTransaction {
         private final Deque<Runnable> undoLog = new ArrayDeque<>();
+        private final List<FeedEncoding.Encoded> recorded = new ArrayList<>();
+        /** The tasks this unit of work wrote, as they are now: each gets an event (TS-10.1). */
+        private final Map<Long, Task> written = new LinkedHashMap<>();
+
         private final Thread owner = Thread.currentThread();
         private boolean ended;
 
         void commit() {
             undoLog.clear();
+        }
+
+        @Override
+        public void recordEvent(TaskEvent event) {
+            checkUsable();
+            recorded.add(FeedEncoding.encode(Objects.requireNonNull(event, "event")));
+        }
+
+        /** The events to append at commit: those recorded, and an "updated" for a task written without one. */
+        List<FeedEncoding.Encoded> committedEvents() {
+            List<FeedEncoding.Encoded> events = new ArrayList<>(recorded);
+            Set<Long> told = new HashSet<>();
+            recorded.forEach(event -> told.add(event.taskId()));
+            for (Task task : written.values()) {
+                if (!told.contains(task.id())) {
+                    events.add(FeedEncoding.updated(task));
+                }
+            }
+            return events;
         }
 
         void rollback() {
@@ -197,6 +312,7 @@ public final class InMemoryTaskStore implements TaskStore {
             long id = ++lastId;
             undoLog.push(() -> lastId = previousLastId);
             Task task = TaskSnapshots.created(spec, id, position + 1, now);
+            written.put(id, task);
             // Mutated in place with an undo entry, so that appending to a long session costs O(1).
             List<Long> ids = taskIdsBySession.computeIfAbsent(sessionId, key -> new ArrayList<>());
             boolean newSession = ids.isEmpty();
@@ -302,15 +418,95 @@ public final class InMemoryTaskStore implements TaskStore {
         }
 
         @Override
-        public Optional<Task> claimNext(String assignee) {
+        public Optional<Task> claimNext(String assignee, Duration lease) {
             checkUsable();
             StoreArguments.name(assignee, "assignee");
+            Leases.lease(lease);
             TreeSet<Task> candidates = claimable.get(assignee);
             if (candidates == null || candidates.isEmpty()) {
                 return Optional.empty();
             }
             Task next = candidates.first();
-            return Optional.of(write(TaskBuilder.from(next).status(TaskStatus.RUNNING), next));
+            return Optional.of(write(
+                    TaskBuilder.from(next)
+                            .status(TaskStatus.RUNNING)
+                            .attempt(next.attempt() + 1)
+                            .leaseExpiresAt(clock.instant().plus(lease)),
+                    next));
+        }
+
+        @Override
+        public Task heartbeat(long taskId, String agent, int attempt, Duration lease) {
+            checkUsable();
+            Leases.lease(lease);
+            Task current = claimed(taskId, agent, attempt);
+            return write(
+                    TaskBuilder.from(current).leaseExpiresAt(clock.instant().plus(lease)), current);
+        }
+
+        @Override
+        public Task complete(long taskId, String agent, int attempt, TaskStatus outcome) {
+            checkUsable();
+            Objects.requireNonNull(outcome, "outcome");
+            if (!outcome.isTerminal()) {
+                throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
+            }
+            Task current = claimed(taskId, agent, attempt);
+            return write(TaskBuilder.from(current).status(outcome), current);
+        }
+
+        @Override
+        public Task release(long taskId, String agent, int attempt) {
+            checkUsable();
+            Task current = claimed(taskId, agent, attempt);
+            return write(TaskBuilder.from(current).status(TaskStatus.PENDING), current);
+        }
+
+        @Override
+        public List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
+            checkUsable();
+            Leases.maxAttempts(defaultMaxAttempts);
+            if (limit < 1) {
+                throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+            }
+            Instant now = clock.instant();
+            List<Task> expired = new ArrayList<>();
+            for (Task task : leased) {
+                if (expired.size() == limit || !task.leaseExpiresAt().isBefore(now)) {
+                    break;
+                }
+                expired.add(task);
+            }
+            List<ReclaimedTask> reclaimed = new ArrayList<>(expired.size());
+            for (Task task : expired) {
+                int maxAttempts = Leases.maxAttemptsOf(task, defaultMaxAttempts);
+                ReclaimedTask.Outcome outcome = Leases.outcome(task.attempt(), maxAttempts);
+                Comment comment = new Comment(
+                        Leases.REAPER, Leases.reclaimComment(task.attempt(), maxAttempts, task.leaseExpiresAt()), now);
+                Task after = write(
+                        TaskBuilder.from(task)
+                                .status(
+                                        outcome == ReclaimedTask.Outcome.REQUEUED
+                                                ? TaskStatus.PENDING
+                                                : TaskStatus.FAILED)
+                                .comments(append(task.comments(), comment)),
+                        task);
+                reclaimed.add(new ReclaimedTask(after, task.attempt(), outcome));
+            }
+            return List.copyOf(reclaimed);
+        }
+
+        /** The task if it is running under the agent and attempt (TS-9.2), else why not. */
+        private Task claimed(long taskId, String agent, int attempt) {
+            StoreArguments.name(agent, "agent");
+            Leases.attempt(attempt);
+            Task current = existing(taskId);
+            if (current.status() != TaskStatus.RUNNING
+                    || !agent.equals(current.assignee())
+                    || current.attempt() != attempt) {
+                throw new ClaimLostException(current, agent, attempt);
+            }
+            return current;
         }
 
         private Task existing(long taskId) {
@@ -322,12 +518,19 @@ public final class InMemoryTaskStore implements TaskStore {
             return task;
         }
 
-        /** Stores a changed task with the next version and a fresh updatedAt (TS-4.2). */
+        /**
+         * Stores a changed task with the next version and a fresh updatedAt (TS-4.2); a task that is no
+         * longer running loses its lease (TS-9.3).
+         */
         private Task write(TaskBuilder changed, Task current) {
             Task task = changed.version(current.version() + 1)
                     .updatedAt(clock.instant())
                     .build();
+            if (task.status() != TaskStatus.RUNNING && task.leaseExpiresAt() != null) {
+                task = TaskBuilder.from(task).leaseExpiresAt(null).build();
+            }
             put(task);
+            written.put(task.id(), task);
             return task;
         }
 
@@ -379,6 +582,12 @@ public final class InMemoryTaskStore implements TaskStore {
         if (removed != null) {
             removeFrom(claimable, removed);
             removeFrom(queues, removed);
+            if (removed.isLeased()) {
+                leased.remove(removed);
+            }
+        }
+        if (added != null && added.isLeased()) {
+            leased.add(added);
         }
         if (added != null && added.assignee() != null && !added.archived()) {
             queues.computeIfAbsent(added.assignee(), key -> new TreeSet<>(CLAIM_ORDER))

@@ -7,6 +7,7 @@ import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.testkit.ForwardingTaskTransaction;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,12 +16,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A store that passes everything to a real store, and can be armed to throw on the n-th write from then
- * on, inside the transaction: the way a database fails in the middle of a unit of work. Thread-safe.
+ * on, inside the transaction (the way a database fails in the middle of a unit of work), or to fail the
+ * next unit of work after it ran (the way a commit fails). Thread-safe.
  */
 final class FaultInjectingStore implements TaskStore {
     private final TaskStore delegate;
     private final AtomicInteger writesUntilFailure = new AtomicInteger(-1);
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    private final AtomicReference<RuntimeException> commitFailure = new AtomicReference<>();
 
     FaultInjectingStore(TaskStore delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -32,9 +35,21 @@ final class FaultInjectingStore implements TaskStore {
         writesUntilFailure.set(writeNumber);
     }
 
+    /** Makes the next unit of work throw {@code fault} after it ran, so that the store rolls it back. */
+    void failNextCommit(RuntimeException fault) {
+        commitFailure.set(fault);
+    }
+
     @Override
     public <R> R inTransaction(TransactionWork<R> work) {
-        return delegate.inTransaction(transaction -> work.execute(new Transaction(transaction)));
+        RuntimeException atCommit = commitFailure.getAndSet(null);
+        return delegate.inTransaction(transaction -> {
+            R result = work.execute(new Transaction(transaction));
+            if (atCommit != null) {
+                throw atCommit;
+            }
+            return result;
+        });
     }
 
     @Override
@@ -96,9 +111,9 @@ final class FaultInjectingStore implements TaskStore {
         }
 
         @Override
-        public Optional<Task> claimNext(String assignee) {
+        public Optional<Task> claimNext(String assignee, Duration lease) {
             beforeWrite();
-            return delegate().claimNext(assignee);
+            return delegate().claimNext(assignee, lease);
         }
     }
 }

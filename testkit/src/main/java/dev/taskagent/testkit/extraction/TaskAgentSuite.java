@@ -5,8 +5,8 @@ import static dev.taskagent.llm.ScriptedChatModel.text;
 import static dev.taskagent.llm.ScriptedChatModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.taskagent.RunError;
 import dev.taskagent.event.TaskEvent;
-import dev.taskagent.extraction.AgentError;
 import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.extraction.AgentRun.StopReason;
 import dev.taskagent.extraction.ConversationMessage;
@@ -29,6 +29,9 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.testkit.MutableClock;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,9 +42,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The behaviour of the extraction {@link TaskAgent} on a real store, driven by a {@link
@@ -57,7 +62,9 @@ import org.junit.jupiter.api.Test;
  * }
  * }</pre>
  *
- * <p>Each test gets a fresh store from {@link #createStore(Clock)} and works in a session of its own.
+ * <p>Each test gets a fresh store from {@link #createStore(Clock)} and works in a session of its own. The
+ * tests of a failing model, tool or store also check that the failed run was logged once, at WARN, in one
+ * line, when slf4j-simple is the logging backend (it writes to standard error, where they look).
  */
 public abstract class TaskAgentSuite {
     private MutableClock clock;
@@ -650,7 +657,7 @@ public abstract class TaskAgentSuite {
     }
 
     @Test
-    void aModelFailureEndsTheRunAndKeepsEarlierIterations() {
+    void aModelFailureEndsTheRunWithTheErrorInTheResultKeepsEarlierIterationsAndLogsOneLine() {
         ChatModelException failure = new ChatModelException("rate limited, retry later");
         ScriptedChatModel model = ScriptedChatModel.builder()
                 .respond(
@@ -658,17 +665,22 @@ public abstract class TaskAgentSuite {
                 .fail(failure)
                 .build();
 
-        AgentRun run = run(model, ConversationMessage.user("m", "Book a table"));
+        Logged<AgentRun> logged = logged(() -> run(model, ConversationMessage.user("m", "Book a table")));
 
+        AgentRun run = logged.value();
         assertThat(run.isSuccess()).isFalse();
-        AgentError error = run.error().orElseThrow();
-        assertThat(error.stage()).isEqualTo(AgentError.Stage.MODEL);
+        assertThat(run.stopReason()).isEqualTo(StopReason.ERROR);
+        RunError error = run.error().orElseThrow();
+        assertThat(error.stage()).isEqualTo(RunError.Stage.MODEL);
         assertThat(error.iteration()).isEqualTo(2);
         assertThat(error.cause()).isSameAs(failure);
         assertThat(error.toolName()).isNull();
+        assertThat(error.message())
+                .isEqualTo("The chat model failed in iteration 2: ChatModelException: rate limited, retry later");
         assertThat(descriptions()).containsExactly("Book a table");
         assertThat(run.createdTasks()).extracting(Task::description).containsExactly("Book a table");
         assertThat(run.iterations()).isEqualTo(2);
+        logged.assertOneWarning("Extraction of session '" + session + "' stopped: " + error.message());
     }
 
     @Test
@@ -744,18 +756,19 @@ public abstract class TaskAgentSuite {
                 .build();
         int eventsOfFirstIteration = 1;
 
-        AgentRun run = agent.run(session, List.of(ConversationMessage.user("m", "Book a table and text Anna")));
+        Logged<AgentRun> logged =
+                logged(() -> agent.run(session, List.of(ConversationMessage.user("m", "Book a table and text Anna"))));
 
+        AgentRun run = logged.value();
         assertThat(run.isSuccess()).isFalse();
         assertThat(run.stopReason()).isEqualTo(StopReason.ERROR);
-        AgentError error = run.error().orElseThrow();
-        assertThat(error.stage()).isEqualTo(AgentError.Stage.TOOL);
+        RunError error = run.error().orElseThrow();
+        assertThat(error.stage()).isEqualTo(RunError.Stage.TOOL);
         assertThat(error.toolName()).isEqualTo("insert_task");
         assertThat(error.iteration()).isEqualTo(2);
         assertThat(error.cause()).isSameAs(diskFull);
         assertThat(error.message())
-                .isEqualTo("Tool 'insert_task' failed in iteration 2: TaskStoreException: disk full; the iteration was"
-                        + " rolled back");
+                .isEqualTo("Tool 'insert_task' failed in iteration 2: TaskStoreException: disk full");
         assertThat(descriptions()).containsExactly("Book a table");
         assertThat(tasks().get(0).status()).isEqualTo(TaskStatus.PENDING);
         assertThat(events).hasSize(eventsOfFirstIteration);
@@ -766,6 +779,46 @@ public abstract class TaskAgentSuite {
         assertThat(run.toolCalls().get(2).result().text())
                 .isEqualTo("Failed: TaskStoreException: disk full; the iteration was rolled back.");
         assertThat(run.createdTasks()).extracting(Task::status).containsExactly(TaskStatus.PENDING);
+        logged.assertOneWarning("Extraction of session '" + session + "' stopped: " + error.message());
+    }
+
+    @Test
+    void aStoreFailureAtCommitRollsTheIterationBackAndNamesTheStore() {
+        FaultInjectingStore faulty = new FaultInjectingStore(store);
+        TaskStoreException connectionLost = new TaskStoreException("connection lost during commit");
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respond(
+                        toolCalls(call("insert_task", json("after_task_order", 0, "task_description", "Book a table"))))
+                .respondWith(request -> {
+                    faulty.failNextCommit(connectionLost);
+                    return toolCalls(
+                            call("insert_task", json("after_task_order", 1, "task_description", "Text Anna")),
+                            call("finish", "{}"));
+                })
+                .build();
+        TaskAgent agent = TaskAgent.builder()
+                .store(faulty)
+                .chatModel(model)
+                .listener(events::add)
+                .build();
+
+        Logged<AgentRun> logged =
+                logged(() -> agent.run(session, List.of(ConversationMessage.user("m", "Book a table and text Anna"))));
+
+        AgentRun run = logged.value();
+        RunError error = run.error().orElseThrow();
+        assertThat(error.stage()).isEqualTo(RunError.Stage.STORE);
+        assertThat(error.toolName()).isNull();
+        assertThat(error.iteration()).isEqualTo(2);
+        assertThat(error.cause()).isSameAs(connectionLost);
+        assertThat(descriptions()).containsExactly("Book a table");
+        assertThat(events).hasSize(1);
+        assertThat(run.toolCalls())
+                .extracting(record -> record.call().name() + ":" + record.committed())
+                .containsExactly("insert_task:true", "insert_task:false", "finish:false");
+        assertThat(run.createdTasks()).extracting(Task::description).containsExactly("Book a table");
+        logged.assertOneWarning("Extraction of session '" + session
+                + "' stopped: The store failed in iteration 2: TaskStoreException: connection lost during commit");
     }
 
     @Test
@@ -974,6 +1027,38 @@ public abstract class TaskAgentSuite {
                 throw new AssertionError("the second run never waited; its thread is " + thread.getState());
             }
             Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Runs an action and keeps what the library logged meanwhile on standard error, where slf4j-simple
+     * writes by default.
+     */
+    private static <T> Logged<T> logged(Supplier<T> action) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try {
+            return new Logged<>(action.get(), log.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(originalErr);
+        }
+    }
+
+    /** What an action returned, and what was logged on standard error while it ran. */
+    private record Logged<T>(T value, String log) {
+        /**
+         * Checks that a failed run was logged once, at WARN, in one line, without a stack trace. Checked
+         * when slf4j-simple is the logging backend; another backend logs elsewhere.
+         */
+        void assertOneWarning(String message) {
+            if (!LoggerFactory.getILoggerFactory().getClass().getName().startsWith("org.slf4j.simple")) {
+                return;
+            }
+            assertThat(log.lines().filter(line -> line.contains("WARN")))
+                    .singleElement()
+                    .satisfies(line -> assertThat(line).endsWith(message));
+            assertThat(log.lines()).noneMatch(line -> line.startsWith("\tat "));
         }
     }
 

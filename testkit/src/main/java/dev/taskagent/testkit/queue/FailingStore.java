@@ -8,6 +8,7 @@ import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.testkit.ForwardingTaskTransaction;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -107,8 +108,8 @@ final class FailingStore implements TaskStore {
         }
 
         @Override
-        public Optional<Task> claimNext(String assignee) {
-            Optional<Task> claimed = delegate().claimNext(assignee);
+        public Optional<Task> claimNext(String assignee, Duration lease) {
+            Optional<Task> claimed = delegate().claimNext(assignee, lease);
             if (fault == Fault.AFTER_CLAIM && claimed.isPresent()) {
                 throw injected("claiming task " + claimed.get().id());
             }

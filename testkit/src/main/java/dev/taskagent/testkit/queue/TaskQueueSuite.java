@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.llm.ToolCall;
+import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
@@ -40,6 +43,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -129,9 +133,11 @@ public abstract class TaskQueueSuite {
         ToolResult result = call("signup_for_task", "{\"agent_name\":\"alice\"}");
 
         assertThat(result.isError()).isFalse();
+        Task claimed = store.findTask(task.id()).orElseThrow();
         assertThat(result.text())
                 .isEqualTo("Task #" + task.id() + " claimed and set to working status\n{\"id\":" + task.id()
-                        + ",\"status\":\"running\",\"priority\":3,\"assignee\":\"alice\","
+                        + ",\"status\":\"running\",\"priority\":3,\"assignee\":\"alice\",\"attempt\":1,"
+                        + "\"lease_until\":\"" + claimed.leaseExpiresAt() + "\","
                         + "\"description\":\"Fix the login redirect\"}");
     }
 
@@ -447,10 +453,12 @@ public abstract class TaskQueueSuite {
         assertThat(moved.text()).startsWith("Task #" + id + " transferred from alice to bob\n");
 
         ToolResult bobsClaim = call("signup_for_task", "{\"agent_name\":\"bob\"}");
+        Task bobs = store.findTask(id).orElseThrow();
         assertThat(bobsClaim.text())
                 .isEqualTo("Task #" + id + " claimed and set to working status\n{\"id\":" + id
                         + ",\"status\":\"running\",\"priority\":5,\"assignee\":\"bob\","
-                        + "\"previous_assignee\":\"alice\",\"created_by\":\"carol\","
+                        + "\"previous_assignee\":\"alice\",\"created_by\":\"carol\",\"attempt\":2,"
+                        + "\"lease_until\":\"" + bobs.leaseExpiresAt() + "\","
                         + "\"description\":\"Ship the invoice export\","
                         + "\"steps\":\"- [ ] write the query\\n- [ ] add the button\","
                         + "\"comments\":[\"alice: Query done (PR linked); the button is left.\"],"
@@ -627,13 +635,298 @@ public abstract class TaskQueueSuite {
         }
     }
 
+    // ---------------------------------------------------------------- leases
+
+    @Test
+    void aClaimCarriesItsAttemptAndTheQueuesLease() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        events.clear();
+
+        Task claimed = queue.claimNext("alice").orElseThrow();
+
+        assertThat(claimed.attempt()).isEqualTo(1);
+        assertThat(claimed.isLeased()).isTrue();
+        assertThat(events).containsExactly(new TaskEvent.Claimed(claimed, "alice"));
+        assertThat(queue.leaseDuration()).isEqualTo(TaskQueue.DEFAULT_LEASE);
+        assertThat(store.findTask(task.id())).contains(claimed);
+    }
+
+    @Test
+    void completeEndsTheClaimWithItsOutcomeAndTheAgentsComment() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        Task claimed = queue.claimNext("alice").orElseThrow();
+        events.clear();
+
+        Task done = queue.complete(task.id(), "alice", claimed.attempt(), TaskStatus.SUCCESS, "Fixed in #42.");
+
+        assertThat(done.status()).isEqualTo(TaskStatus.SUCCESS);
+        assertThat(done.leaseExpiresAt()).isNull();
+        assertThat(done.comments())
+                .extracting(c -> c.author() + ": " + c.text())
+                .containsExactly("alice: Fixed in #42.");
+        assertThat(events).containsExactly(new TaskEvent.Completed(done, "alice", TaskStatus.SUCCESS, "Fixed in #42."));
+        assertThat(store.findTask(task.id())).contains(done);
+    }
+
+    @Test
+    void releaseGivesTheTaskBackToTheAgentsQueue() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        queue.claimNext("alice").orElseThrow();
+        events.clear();
+
+        Task released = queue.release(task.id(), "alice", 1, null);
+
+        assertThat(released.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(released.comments()).isEmpty();
+        assertThat(events).containsExactly(new TaskEvent.Released(released, "alice", null));
+        assertThat(queue.claimNext("alice")).map(Task::attempt).contains(2);
+    }
+
+    @Test
+    void aWorkerWhoseClaimWasReclaimedCannotCompleteAndTheNewerClaimStands() {
+        TaskQueue shortLeases = TaskQueue.builder(store)
+                .leaseDuration(Duration.ofMillis(200))
+                .listener(events::add)
+                .build();
+        Task task = create("alice", 0, "Fix the login redirect");
+        Task first = shortLeases.claimNext("alice").orElseThrow();
+        List<ReclaimedTask> reclaimed = reclaimWhenExpired(shortLeases, 1);
+        Task second = shortLeases.claimNext("alice").orElseThrow();
+
+        assertThatThrownBy(() -> shortLeases.complete(task.id(), "alice", first.attempt(), TaskStatus.SUCCESS, null))
+                .isInstanceOf(ClaimLostException.class)
+                .hasMessage(
+                        "Task " + task.id() + " is no longer claimed by alice in attempt 1: it is running under alice"
+                                + " in attempt 2. Stop working on it; do not complete it.");
+        assertThat(reclaimed).singleElement().satisfies(result -> {
+            assertThat(result.outcome()).isEqualTo(ReclaimedTask.Outcome.REQUEUED);
+            assertThat(events).contains(new TaskEvent.LeaseExpired(result.task(), 1, ReclaimedTask.Outcome.REQUEUED));
+        });
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(store.findTask(task.id()).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(shortLeases
+                        .complete(task.id(), "alice", 2, TaskStatus.SUCCESS, null)
+                        .status())
+                .isEqualTo(TaskStatus.SUCCESS);
+    }
+
+    @Test
+    void aTaskWhoseLastAttemptExpiresFailsAsADeadLetter() {
+        TaskQueue oneAttempt = TaskQueue.builder(store)
+                .leaseDuration(Duration.ofMillis(200))
+                .maxAttempts(1)
+                .listener(events::add)
+                .build();
+        Task task =
+                oneAttempt.create(oneAttempt.newTask("Fix it").assignee("alice").build());
+        oneAttempt.claimNext("alice").orElseThrow();
+
+        List<ReclaimedTask> reclaimed = reclaimWhenExpired(oneAttempt, 1);
+
+        assertThat(task.maxAttempts()).isEqualTo(1);
+        assertThat(reclaimed).singleElement().satisfies(result -> {
+            assertThat(result.outcome()).isEqualTo(ReclaimedTask.Outcome.DEAD_LETTERED);
+            assertThat(result.task().status()).isEqualTo(TaskStatus.FAILED);
+            assertThat(result.task().comments()).last().satisfies(comment -> assertThat(comment.text())
+                    .endsWith("no attempts are left, so the task failed (dead letter)."));
+        });
+        assertThat(oneAttempt.claimNext("alice")).isEmpty();
+    }
+
+    @Test
+    void commentsAndLinksByTheClaimingAgentRenewTheLeaseAndOthersDoNot() {
+        TaskQueue shortLeases =
+                TaskQueue.builder(store).leaseDuration(Duration.ofMinutes(1)).build();
+        Task task = create("alice", 0, "Fix the login redirect");
+        Task claimed = shortLeases.claimNext("alice").orElseThrow();
+        clock.advance(Duration.ofSeconds(30));
+
+        Task afterOthersComment = shortLeases.comment(task.id(), "carol", "any news?");
+        Task afterOwnComment = shortLeases.comment(task.id(), "alice", "halfway there");
+        Task afterOwnLink = shortLeases.link(task.id(), "https://example.com/pr/1", "draft", "alice");
+
+        assertThat(afterOthersComment.leaseExpiresAt()).isEqualTo(claimed.leaseExpiresAt());
+        assertThat(afterOwnComment.leaseExpiresAt()).isAfterOrEqualTo(claimed.leaseExpiresAt());
+        assertThat(afterOwnLink.leaseExpiresAt()).isAfterOrEqualTo(afterOwnComment.leaseExpiresAt());
+        assertThat(afterOwnLink.attempt()).isEqualTo(1);
+        assertThat(store.findTask(task.id())).contains(afterOwnLink);
+    }
+
+    @Test
+    void heartbeatRenewsTheLeaseAndPublishesNothing() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        Task claimed = queue.claimNext("alice").orElseThrow();
+        events.clear();
+        clock.advance(Duration.ofMinutes(5));
+
+        Task renewed = queue.heartbeat(task.id(), "alice", 1);
+
+        assertThat(renewed.leaseExpiresAt()).isAfterOrEqualTo(claimed.leaseExpiresAt());
+        assertThat(renewed.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(events).isEmpty();
+        assertThatThrownBy(() -> queue.heartbeat(task.id(), "bob", 1)).isInstanceOf(ClaimLostException.class);
+    }
+
+    @Test
+    void aMoveNamingALostClaimIsRefusedAndOneWithoutAnAttemptIsNot() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        queue.claimNext("alice").orElseThrow();
+        Task before = store.findTask(task.id()).orElseThrow();
+
+        assertThatThrownBy(() -> queue.move(task.id(), "alice", 2, "bob", "yours"))
+                .isInstanceOf(ClaimLostException.class);
+        assertThat(store.findTask(task.id())).contains(before);
+
+        Task moved = queue.move(task.id(), "alice", 1, "bob", "yours");
+        assertThat(moved.assignee()).isEqualTo("bob");
+        assertThat(moved.leaseExpiresAt()).isNull();
+        assertThat(moved.status()).isEqualTo(TaskStatus.PENDING);
+    }
+
+    @Test
+    void theLeaseToolsCompleteAndRenewAClaimAndRefuseALostOne() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        Task claimed = queue.claimNext("alice").orElseThrow();
+
+        ToolResult heartbeat =
+                call("heartbeat_task", "{\"task_id\":" + task.id() + ",\"agent_name\":\"alice\",\"attempt\":1}");
+        ToolResult lost = call(
+                "complete_task",
+                "{\"task_id\":" + task.id() + ",\"agent_name\":\"alice\",\"attempt\":2,\"status\":\"success\"}");
+        ToolResult completed = call(
+                "complete_task",
+                "{\"task_id\":" + task.id()
+                        + ",\"agent_name\":\"alice\",\"attempt\":1,\"status\":\"failed\",\"comment\":\"The API is down.\"}");
+
+        assertThat(heartbeat.isError()).isFalse();
+        assertThat(heartbeat.text()).startsWith("Task #" + task.id() + " lease until ");
+        assertThat(lost)
+                .isEqualTo(ToolResult.error("Task " + task.id() + " is no longer claimed by alice in attempt 2: it is"
+                        + " running under alice in attempt 1. Stop working on it; do not complete it."));
+        assertThat(completed).isEqualTo(ToolResult.ok("Task #" + task.id() + " completed: failed"));
+        Task after = store.findTask(task.id()).orElseThrow();
+        assertThat(after.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(after.comments()).extracting(c -> c.text()).containsExactly("The API is down.");
+        assertThat(claimed.attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void badInputToTheLeaseToolsIsASoftErrorAndWritesNothing() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        queue.claimNext("alice").orElseThrow();
+        Task before = store.findTask(task.id()).orElseThrow();
+        String id = "\"task_id\":" + task.id();
+
+        assertThat(call("complete_task", "{" + id + ",\"agent_name\":\"alice\",\"attempt\":0,\"status\":\"success\"}"))
+                .isEqualTo(ToolResult.error(
+                        "Argument 'attempt' must be the attempt signup_for_task gave you (1 or more), not 0."));
+        assertThat(call("complete_task", "{" + id + ",\"agent_name\":\"alice\",\"attempt\":1,\"status\":\"running\"}"))
+                .isEqualTo(ToolResult.error("Argument 'status' is 'running'; use one of success, failed."));
+        assertThat(call("complete_task", "{" + id + ",\"agent_name\":\"alice\",\"status\":\"success\"}"))
+                .isEqualTo(ToolResult.error("Missing required argument 'attempt' (an integer)."));
+        assertThat(call("heartbeat_task", "{\"task_id\":999999999,\"agent_name\":\"alice\",\"attempt\":1}"))
+                .isEqualTo(ToolResult.error("Task 999999999 not found"));
+        assertThat(call(
+                                "move_task",
+                                "{" + id + ",\"current_agent\":\"alice\",\"new_agent\":\"bob\","
+                                        + "\"comment\":\"x\",\"attempt\":\"first\"}")
+                        .isError())
+                .isTrue();
+
+        assertThat(store.findTask(task.id())).contains(before);
+    }
+
+    @Test
+    void badJavaArgumentsOfTheLeaseOperationsAreRefusedBeforeAnyWrite() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        queue.claimNext("alice").orElseThrow();
+        Task before = store.findTask(task.id()).orElseThrow();
+
+        assertThatThrownBy(() -> queue.claimNext("alice", Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("lease must be between 1 ms and 1 day (renew a longer one with heartbeats), was PT0S");
+        assertThatThrownBy(() -> queue.claimNext("alice", Duration.ofDays(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.claimNext("alice", Duration.ofDays(365 * 2)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.heartbeat(task.id(), "alice", 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("attempt must be at least 1 (the claim's attempt), was 0");
+        assertThatThrownBy(() -> queue.complete(task.id(), "alice", 1, TaskStatus.RUNNING, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("outcome must be success or failed, was running");
+        assertThatThrownBy(() -> queue.complete(task.id(), "alice", 1, TaskStatus.SUCCESS, " "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("comment must not be blank");
+        assertThatThrownBy(() -> queue.release(-1, "alice", 1, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TaskQueue.builder(store).leaseDuration(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TaskQueue.builder(store).maxAttempts(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxAttempts must be between 1 and 1000, was 0");
+        assertThatThrownBy(() -> queue.complete(999_999_999L, "alice", 1, TaskStatus.SUCCESS, null))
+                .isInstanceOf(TaskNotFoundException.class);
+        assertThat(store.findTask(task.id())).contains(before);
+    }
+
+    @Test
+    void aLeaseReaperTakesBackExpiredClaimsUntilItIsClosed() {
+        TaskQueue shortLeases = TaskQueue.builder(store)
+                .leaseDuration(Duration.ofMillis(100))
+                .listener(events::add)
+                .build();
+        Task task = create("alice", 0, "Fix the login redirect");
+        shortLeases.claimNext("alice").orElseThrow();
+        clock.advance(Duration.ofSeconds(5));
+
+        LeaseReaper reaper =
+                LeaseReaper.builder(shortLeases).interval(Duration.ofMillis(20)).start();
+        try {
+            awaitUntil(() -> store.findTask(task.id()).orElseThrow().status() == TaskStatus.PENDING);
+        } finally {
+            reaper.close();
+        }
+
+        assertThatThrownBy(reaper::reclaimNow).isInstanceOf(IllegalStateException.class);
+        reaper.close(); // idempotent
+
+        assertThat(events).anySatisfy(event -> assertThat(event).isInstanceOf(TaskEvent.LeaseExpired.class));
+        assertThatThrownBy(() -> LeaseReaper.builder(shortLeases).interval(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("interval must be between 10 ms and 1 day, was PT0S");
+    }
+
+    /** Lets the queue's short leases run out (on the suite's clock and in real time) and reclaims them. */
+    private List<ReclaimedTask> reclaimWhenExpired(TaskQueue shortLeases, int expected) {
+        clock.advance(shortLeases.leaseDuration().plusSeconds(1));
+        List<ReclaimedTask> reclaimed = new ArrayList<>();
+        awaitUntil(() -> {
+            reclaimed.addAll(shortLeases.reclaimExpired());
+            return reclaimed.size() >= expected;
+        });
+        return reclaimed;
+    }
+
+    /** Waits, with the suite's deadline, for a condition a reaper or a database's clock will make true. */
+    private static void awaitUntil(java.util.function.BooleanSupplier condition) {
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("the condition did not hold within " + DEADLINE);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+        }
+    }
+
     // ----------------------------------------------------------------- tools
 
     @Test
-    void theToolboxOffersTheNineQueueTools() {
+    void theToolboxOffersTheElevenQueueToolsAndTheWorkerToolboxFive() {
         assertThat(tools.names())
                 .containsExactly(
                         "signup_for_task",
+                        "complete_task",
+                        "heartbeat_task",
                         "move_task",
                         "create_task",
                         "get_task",
@@ -642,6 +935,8 @@ public abstract class TaskQueueSuite {
                         "add_comment",
                         "add_link",
                         "archive_task");
+        assertThat(queue.workerTools().names())
+                .containsExactly("signup_for_task", "complete_task", "move_task", "add_comment", "get_task");
         assertThat(tools.definitions())
                 .allSatisfy(definition -> assertThat(definition.description()).isNotBlank());
     }

@@ -3,6 +3,7 @@ package dev.taskagent.testkit.steps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.RunError;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
 import dev.taskagent.extraction.AgentRun;
@@ -10,6 +11,7 @@ import dev.taskagent.extraction.ConversationMessage;
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.extraction.ToolCallRecord;
 import dev.taskagent.llm.ChatModel;
+import dev.taskagent.llm.ChatModelException;
 import dev.taskagent.llm.ChatRequest;
 import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.FinishReason;
@@ -25,28 +27,36 @@ import dev.taskagent.steps.StepExecutor;
 import dev.taskagent.steps.StepRun;
 import dev.taskagent.steps.TaskSteps;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.store.TransactionWork;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.testkit.MutableClock;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
-import dev.taskagent.tool.ToolArguments;
-import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * Step execution and the step operations against a real {@link TaskStore}: markers streamed by a model
  * tick the steps in the store while the model is still writing, listeners hear about each tick in order,
- * tools run during execution, and a run that leaves steps open says which.
+ * tools run during execution, and a run that leaves steps open says which. A failing model, tool or store
+ * ends the run with the failure in its result and the steps ticked before still ticked; with slf4j-simple
+ * as the logging backend the tests also check that the run was logged once, at WARN, in one line.
  *
  * <p>Run it against a store with a three-line subclass:
  *
@@ -117,6 +127,79 @@ public abstract class StepExecutionSuite {
         return event.getClass().getSimpleName();
     }
 
+    /** An answer that reports step 1 done and asks for the list to be sent on WhatsApp. */
+    private static ChatResponse researchDoneThenSend() {
+        return new ChatResponse(
+                CHECK + " STEP 1: " + RESEARCH + "\n",
+                List.of(ScriptedChatModel.call("send_whatsapp", "{\"to\":\"Hanan\",\"message\":\"list\"}")),
+                FinishReason.TOOL_CALLS,
+                TokenUsage.ZERO);
+    }
+
+    /**
+     * Runs an action and keeps what the library logged meanwhile on standard error, where slf4j-simple
+     * writes by default.
+     */
+    private static <T> Logged<T> logged(Supplier<T> action) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try {
+            return new Logged<>(action.get(), log.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(originalErr);
+        }
+    }
+
+    /** What an action returned, and what was logged on standard error while it ran. */
+    private record Logged<T>(T value, String log) {
+        /**
+         * Checks that a failed run was logged once, at WARN, in one line, without a stack trace. Checked
+         * when slf4j-simple is the logging backend; another backend logs elsewhere.
+         */
+        void assertOneWarning(String message) {
+            if (!LoggerFactory.getILoggerFactory().getClass().getName().startsWith("org.slf4j.simple")) {
+                return;
+            }
+            assertThat(log.lines().filter(line -> line.contains("WARN")))
+                    .singleElement()
+                    .satisfies(line -> assertThat(line).endsWith(message));
+            assertThat(log.lines()).noneMatch(line -> line.startsWith("\tat "));
+        }
+    }
+
+    /**
+     * A store that passes everything to a real store, and can be armed to fail the n-th unit of work from
+     * then on before it runs, as a store does when its connection is lost. Thread-safe.
+     */
+    private static final class FailingStore implements TaskStore {
+        private final TaskStore delegate;
+        private final AtomicInteger transactionsUntilFailure = new AtomicInteger(-1);
+        private volatile RuntimeException failure;
+
+        FailingStore(TaskStore delegate) {
+            this.delegate = delegate;
+        }
+
+        void failTransaction(int transactionNumber, RuntimeException fault) {
+            failure = fault;
+            transactionsUntilFailure.set(transactionNumber);
+        }
+
+        @Override
+        public <R> R inTransaction(TransactionWork<R> work) {
+            if (transactionsUntilFailure.get() > 0 && transactionsUntilFailure.decrementAndGet() == 0) {
+                throw failure;
+            }
+            return delegate.inTransaction(work);
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+
     /** Passes a model's stream through and counts the pieces handed out so far. */
     private static final class CountingModel implements ChatModel {
         private final ChatModel delegate;
@@ -144,7 +227,7 @@ public abstract class StepExecutionSuite {
     private record Observation(int stepNumber, String stepsInStore, int currentStepInStore, int deltasSoFar) {}
 
     /** A host tool that "sends" a WhatsApp message and records it. */
-    private static class SendWhatsApp implements Tool {
+    private static final class SendWhatsApp {
         final List<String> sent = new CopyOnWriteArrayList<>();
         final List<String> timeline;
 
@@ -152,30 +235,19 @@ public abstract class StepExecutionSuite {
             this.timeline = timeline;
         }
 
-        @Override
-        public String name() {
-            return "send_whatsapp";
-        }
-
-        @Override
-        public String description() {
-            return "Sends a WhatsApp message to a contact.";
-        }
-
-        @Override
-        public String parametersSchema() {
-            return JsonSchema.object()
-                    .requiredString("to", "the contact's name")
-                    .requiredString("message", "the message text")
-                    .toJson();
-        }
-
-        @Override
-        public ToolResult call(ToolArguments arguments) {
-            String to = arguments.requiredString("to");
-            sent.add(to + ": " + arguments.requiredString("message"));
-            timeline.add("tool " + name());
-            return ToolResult.ok("Sent to " + to + ".");
+        Tool tool() {
+            return Tool.of(
+                    "send_whatsapp",
+                    "Sends a WhatsApp message to a contact.",
+                    JsonSchema.object()
+                            .requiredString("to", "the contact's name")
+                            .requiredString("message", "the message text"),
+                    arguments -> {
+                        String to = arguments.requiredName("to");
+                        sent.add(to + ": " + arguments.requiredText("message"));
+                        timeline.add("tool send_whatsapp");
+                        return ToolResult.ok("Sent to " + to + ".");
+                    });
         }
     }
 
@@ -285,7 +357,7 @@ public abstract class StepExecutionSuite {
                 })
                 .build();
         StepExecutor executor = executor(model)
-                .toolbox(Toolbox.of(sendWhatsApp))
+                .toolbox(Toolbox.of(sendWhatsApp.tool()))
                 .listener(event -> timeline.add(describe(event)))
                 .build();
 
@@ -390,30 +462,141 @@ public abstract class StepExecutionSuite {
     }
 
     @Test
-    void aFailingToolEndsTheRunAndTheStepsTickedBeforeStayTicked() {
+    void aFailingToolEndsTheRunWithTheErrorInTheResultAndTheStepsTickedBeforeStayTicked() {
         Task task = newTask(TRIP);
-        Tool broken = new SendWhatsApp(new CopyOnWriteArrayList<>()) {
-            @Override
-            public ToolResult call(ToolArguments arguments) {
-                throw new IllegalStateException("WhatsApp gateway is down");
-            }
-        };
-        ScriptedChatModel model = ScriptedChatModel.builder()
-                .respond(new ChatResponse(
-                        CHECK + " STEP 1: " + RESEARCH + "\n",
-                        List.of(ScriptedChatModel.call("send_whatsapp", "{\"to\":\"Hanan\",\"message\":\"list\"}")),
-                        FinishReason.TOOL_CALLS,
-                        TokenUsage.ZERO))
-                .build();
+        IllegalStateException gatewayDown = new IllegalStateException("WhatsApp gateway is down");
+        Tool broken = Tool.of(
+                "send_whatsapp",
+                "Sends a WhatsApp message to a contact.",
+                JsonSchema.object()
+                        .requiredString("to", "the contact's name")
+                        .requiredString("message", "what to send"),
+                arguments -> {
+                    throw gatewayDown;
+                });
+        ScriptedChatModel model =
+                ScriptedChatModel.builder().respond(researchDoneThenSend()).build();
         StepExecutor executor = executor(model).toolbox(Toolbox.of(broken)).build();
 
-        assertThatThrownBy(() -> executor.execute(task.id()))
-                .isInstanceOf(ToolExecutionException.class)
-                .hasMessageContaining("send_whatsapp")
-                .hasMessageContaining("WhatsApp gateway is down");
+        Logged<StepRun> logged = logged(() -> executor.execute(task.id()));
+
+        StepRun run = logged.value();
+        assertThat(run.isSuccess()).isFalse();
+        RunError error = run.error().orElseThrow();
+        assertThat(error.stage()).isEqualTo(RunError.Stage.TOOL);
+        assertThat(error.toolName()).isEqualTo("send_whatsapp");
+        assertThat(error.iteration()).isEqualTo(1);
+        assertThat(error.cause()).isSameAs(gatewayDown);
+        assertThat(run.completedSteps()).containsExactly(1);
+        assertThat(run.markedSuccess()).isFalse();
+        assertThat(run.describe())
+                .isEqualTo("1 of 2 steps done; not done: 2. " + SEND + "; stopped: Tool 'send_whatsapp' failed in"
+                        + " iteration 1: IllegalStateException: WhatsApp gateway is down");
         Task after = reload(task);
         assertThat(after.steps()).isEqualTo("- [x] " + RESEARCH + "\n- [ ] " + SEND + "\n");
         assertThat(after.status()).isEqualTo(TaskStatus.RUNNING);
+        logged.assertOneWarning("Step execution of task " + task.id() + " stopped: " + error.message());
+    }
+
+    @Test
+    void aModelFailureEndsTheRunWithTheErrorInTheResultAndTheStepsTickedBeforeStayTicked() {
+        Task task = newTask(TRIP);
+        ChatModelException rateLimited = new ChatModelException("rate limited, retry later");
+        List<String> timeline = new CopyOnWriteArrayList<>();
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respond(researchDoneThenSend())
+                .fail(rateLimited)
+                .build();
+        StepExecutor executor = executor(model)
+                .toolbox(Toolbox.of(new SendWhatsApp(timeline).tool()))
+                .build();
+
+        Logged<StepRun> logged = logged(() -> executor.execute(task.id()));
+
+        StepRun run = logged.value();
+        RunError error = run.error().orElseThrow();
+        assertThat(error.stage()).isEqualTo(RunError.Stage.MODEL);
+        assertThat(error.iteration()).isEqualTo(2);
+        assertThat(error.cause()).isSameAs(rateLimited);
+        assertThat(run.modelCalls()).isEqualTo(2);
+        assertThat(run.toolCalls()).isEqualTo(1);
+        assertThat(run.completedSteps()).containsExactly(1);
+        assertThat(timeline).containsExactly("tool send_whatsapp");
+        Task after = reload(task);
+        assertThat(after.steps()).isEqualTo("- [x] " + RESEARCH + "\n- [ ] " + SEND + "\n");
+        assertThat(after.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(eventNames()).containsExactly("pending -> running", "step 1 " + RESEARCH);
+        logged.assertOneWarning("Step execution of task " + task.id()
+                + " stopped: The chat model failed in iteration 2: ChatModelException: rate limited, retry later");
+    }
+
+    @Test
+    void aStoreFailureWhileTickingCutsTheStreamOffAndTheStepsTickedBeforeStayTicked() {
+        FailingStore failing = new FailingStore(store);
+        store = failing;
+        Task task = newTask(TRIP);
+        TaskStoreException connectionLost = new TaskStoreException("connection lost");
+        CountingModel model = new CountingModel(ScriptedChatModel.builder()
+                .streamChunkSize(5)
+                .respondWith(request -> {
+                    failing.failTransaction(2, connectionLost); // tick 1 commits, tick 2 does not
+                    return ScriptedChatModel.text(TWO_STEP_RUN);
+                })
+                .build());
+
+        Logged<StepRun> logged = logged(() -> executor(model).build().execute(task.id()));
+
+        StepRun run = logged.value();
+        RunError error = run.error().orElseThrow();
+        assertThat(error.stage()).isEqualTo(RunError.Stage.STORE);
+        assertThat(error.iteration()).isEqualTo(1);
+        assertThat(error.cause()).isSameAs(connectionLost);
+        assertThat(model.deltas.get()).isLessThan((TWO_STEP_RUN.length() + 4) / 5);
+        assertThat(run.completedSteps()).containsExactly(1);
+        assertThat(run.markedSuccess()).isFalse();
+        Task after = reload(task);
+        assertThat(after.steps()).isEqualTo("- [x] " + RESEARCH + "\n- [ ] " + SEND + "\n");
+        assertThat(after.status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(eventNames()).containsExactly("pending -> running", "step 1 " + RESEARCH);
+        logged.assertOneWarning("Step execution of task " + task.id()
+                + " stopped: The store failed in iteration 1: TaskStoreException: connection lost");
+    }
+
+    @Test
+    void aStoreFailureWhenTheRunMarksTheTaskSuccessIsReportedAndTheStepsStayTicked() {
+        FailingStore failing = new FailingStore(store);
+        store = failing;
+        Task task = newTask(TRIP);
+        TaskStoreException connectionLost = new TaskStoreException("connection lost");
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respondWith(request -> {
+                    // tick 1, tick 2 and reading the task back commit; setting it success does not
+                    failing.failTransaction(4, connectionLost);
+                    return ScriptedChatModel.text(TWO_STEP_RUN);
+                })
+                .build();
+
+        Logged<StepRun> logged = logged(() -> executor(model).build().execute(task.id()));
+
+        StepRun run = logged.value();
+        RunError error = run.error().orElseThrow();
+        assertThat(error.stage()).isEqualTo(RunError.Stage.STORE);
+        assertThat(error.cause()).isSameAs(connectionLost);
+        assertThat(run.allStepsDone()).isTrue();
+        assertThat(run.markedSuccess()).isFalse();
+        assertThat(reload(task).status()).isEqualTo(TaskStatus.RUNNING);
+        assertThat(eventNames()).containsExactly("pending -> running", "step 1 " + RESEARCH, "step 2 " + SEND);
+        logged.assertOneWarning("Step execution of task " + task.id()
+                + " stopped: The store failed in iteration 1: TaskStoreException: connection lost");
+    }
+
+    @Test
+    void anUnknownTaskIsRefusedWithAnExceptionBeforeAnyModelCall() {
+        ScriptedChatModel model = ScriptedChatModel.builder().build();
+        StepExecutor executor = executor(model).build();
+
+        assertThatThrownBy(() -> executor.execute(987_654_321L)).isInstanceOf(TaskNotFoundException.class);
+        assertThat(model.requestCount()).isZero();
     }
 
     @Test
@@ -429,7 +612,7 @@ public abstract class StepExecutionSuite {
         ScriptedChatModel model = script.build();
 
         StepRun run = executor(model)
-                .toolbox(Toolbox.of(sendWhatsApp))
+                .toolbox(Toolbox.of(sendWhatsApp.tool()))
                 .maxModelCalls(2)
                 .build()
                 .execute(task.id());
@@ -451,7 +634,7 @@ public abstract class StepExecutionSuite {
                 .respond(ScriptedChatModel.text(TWO_STEP_RUN))
                 .build();
 
-        StepRun run = executor(model).manageStatus(false).build().execute(task.id());
+        StepRun run = executor(model).leaveStatusToCaller().build().execute(task.id());
 
         assertThat(run.allStepsDone()).isTrue();
         assertThat(run.markedSuccess()).isFalse();
@@ -473,7 +656,7 @@ public abstract class StepExecutionSuite {
         StepRun lenient = executor(ScriptedChatModel.builder()
                         .respond(ScriptedChatModel.text(boldOutput))
                         .build())
-                .lenientMarkers(true)
+                .lenientMarkers()
                 .build()
                 .execute(lenientTask.id());
 

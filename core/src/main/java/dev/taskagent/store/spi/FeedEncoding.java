@@ -1,0 +1,208 @@
+package dev.taskagent.store.spi;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskagent.event.EventFeed;
+import dev.taskagent.event.FeedEvent;
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.internal.Json;
+import dev.taskagent.internal.Texts;
+import dev.taskagent.task.Task;
+import java.util.Objects;
+
+/**
+ * How a store writes {@link TaskEvent}s into its {@link EventFeed}, the same way on every store: the kind's
+ * wire name and a small JSON payload of what changed, and the argument checks of a read.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class FeedEncoding {
+    /** The kind of a change made without an event of its own (straight through a transaction). */
+    public static final String UPDATED = "updated";
+
+    /** At most this many message ids are listed in a {@code messages_linked} payload. */
+    static final int MESSAGE_IDS_LIMIT = 50;
+
+    private FeedEncoding() {}
+
+    /**
+     * An event as a store appends it, before the feed gives it a position.
+     *
+     * @param taskId the task that changed
+     * @param sessionId its session
+     * @param kind the event's wire name
+     * @param payload the JSON object of what changed
+     */
+    public record Encoded(long taskId, String sessionId, String kind, String payload) {
+        /** Checks the invariants. */
+        public Encoded {
+            Objects.requireNonNull(sessionId, "sessionId");
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(payload, "payload");
+        }
+    }
+
+    /**
+     * Encodes an event.
+     *
+     * @param event the event
+     * @return its kind and payload
+     */
+    public static Encoded encode(TaskEvent event) {
+        Task task = event.task();
+        ObjectNode payload = Json.mapper().createObjectNode();
+        payload.put("version", task.version());
+        String kind;
+        if (event instanceof TaskEvent.Created) {
+            payload.put("order", task.order());
+            payload.put("status", task.status().wireName());
+            putIfPresent(payload, "assignee", task.assignee());
+            payload.put("priority", task.priority());
+            payload.put("description", cut(task.description()));
+            kind = "created";
+
+        } else if (event instanceof TaskEvent.Updated) {
+            kind = UPDATED;
+        } else if (event instanceof TaskEvent.StatusChanged changed) {
+            payload.put("from", changed.from().wireName());
+            payload.put("to", changed.to().wireName());
+            kind = "status_changed";
+
+        } else if (event instanceof TaskEvent.ProgressAppended appended) {
+            payload.put("progress", cut(appended.progress()));
+            kind = "progress_appended";
+
+        } else if (event instanceof TaskEvent.PreferenceSet set) {
+            payload.put("preference", cut(set.preference()));
+            kind = "preference_set";
+
+        } else if (event instanceof TaskEvent.MessagesLinked linked) {
+            ArrayNode ids = payload.putArray("message_ids");
+            linked.messageIds().stream().limit(MESSAGE_IDS_LIMIT).forEach(ids::add);
+            payload.put("count", linked.messageIds().size());
+            kind = "messages_linked";
+
+        } else if (event instanceof TaskEvent.StepCompleted completed) {
+            payload.put("step", completed.stepNumber());
+            payload.put("text", cut(completed.stepText()));
+            kind = "step_completed";
+
+        } else if (event instanceof TaskEvent.Claimed claimed) {
+            payload.put("agent", claimed.agent());
+            payload.put("attempt", task.attempt());
+            if (task.leaseExpiresAt() != null) {
+                payload.put("lease_until", task.leaseExpiresAt().toString());
+            }
+            kind = "claimed";
+
+        } else if (event instanceof TaskEvent.Moved moved) {
+            payload.put("from", moved.fromAgent());
+            payload.put("to", moved.toAgent());
+            payload.put("comment", cut(moved.comment()));
+            kind = "moved";
+
+        } else if (event instanceof TaskEvent.Commented commented) {
+            payload.put("author", commented.comment().author());
+            payload.put("text", cut(commented.comment().text()));
+            kind = "commented";
+
+        } else if (event instanceof TaskEvent.Completed completed) {
+            payload.put("agent", completed.agent());
+            payload.put("status", completed.outcome().wireName());
+            payload.put("attempt", task.attempt());
+            putIfPresent(payload, "comment", completed.comment() == null ? null : cut(completed.comment()));
+            kind = "completed";
+
+        } else if (event instanceof TaskEvent.Released released) {
+            payload.put("agent", released.agent());
+            payload.put("attempt", task.attempt());
+            kind = "released";
+
+        } else if (event instanceof TaskEvent.LeaseExpired expired) {
+            payload.put("attempt", expired.expiredAttempt());
+            payload.put("outcome", expired.outcome().name().toLowerCase(java.util.Locale.ROOT));
+            kind = "lease_expired";
+
+        } else {
+            throw new IllegalArgumentException(
+                    "Unknown event " + event.getClass().getName());
+        }
+        return new Encoded(task.id(), task.sessionId(), kind, payload.toString());
+    }
+
+    /**
+     * Encodes a change that was made without an event of its own: an {@code updated} event.
+     *
+     * @param task the task after the change
+     * @return its kind and payload
+     */
+    public static Encoded updated(Task task) {
+        return encode(new TaskEvent.Updated(task));
+    }
+
+    /**
+     * Encodes a change made without an event of its own, for a store that knows only the task's id,
+     * session and new version (it bumped the task without reading it back).
+     *
+     * @param taskId the task
+     * @param sessionId its session
+     * @param version its version after the change
+     * @return its kind and payload
+     */
+    public static Encoded updated(long taskId, String sessionId, long version) {
+        ObjectNode payload = Json.mapper().createObjectNode();
+        payload.put("version", version);
+        return new Encoded(taskId, sessionId, UPDATED, payload.toString());
+    }
+
+    /**
+     * Checks the arguments of {@link EventFeed#read}; the store checks the position against its feed.
+     *
+     * @param afterPosition the position to read after
+     * @param limit the most events to read
+     * @throws IllegalArgumentException if {@code afterPosition} is negative or {@code limit} out of range
+     */
+    public static void checkRead(long afterPosition, int limit) {
+        checkPosition(afterPosition);
+        if (limit < 1 || limit > EventFeed.MAX_READ) {
+            throw new IllegalArgumentException("limit must be between 1 and " + EventFeed.MAX_READ + ", was " + limit);
+        }
+    }
+
+    /**
+     * Checks a position to read or subscribe after.
+     *
+     * @param afterPosition the position
+     * @throws IllegalArgumentException if it is negative
+     */
+    public static void checkPosition(long afterPosition) {
+        if (afterPosition < 0) {
+            throw new IllegalArgumentException(
+                    "afterPosition must be 0 (the start of the feed) or a position read before, was " + afterPosition);
+        }
+    }
+
+    /**
+     * Refuses a position the feed has not reached: it came from another feed, or was made up.
+     *
+     * @param afterPosition the position asked for
+     * @param lastPosition the feed's newest position
+     * @throws IllegalArgumentException when {@code afterPosition} is ahead of the feed
+     */
+    public static void checkNotAhead(long afterPosition, long lastPosition) {
+        if (afterPosition > lastPosition) {
+            throw new IllegalArgumentException("Position " + afterPosition + " is ahead of the feed, whose newest"
+                    + " event is at position " + lastPosition + "; read from a position this feed gave you");
+        }
+    }
+
+    private static String cut(String text) {
+        return Texts.abbreviate(text, FeedEvent.PAYLOAD_TEXT_LIMIT);
+    }
+
+    private static void putIfPresent(ObjectNode node, String name, String value) {
+        if (value != null) {
+            node.put(name, value);
+        }
+    }
+}

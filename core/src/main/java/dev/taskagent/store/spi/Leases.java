@@ -1,0 +1,113 @@
+package dev.taskagent.store.spi;
+
+import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.task.Task;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The rules of leases that every store applies alike: the bounds of a lease and of a reclaim's batch,
+ * and the comment a reclaim leaves on each task it takes back.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class Leases {
+    /** The shortest lease a claim may ask for. */
+    public static final Duration MIN_LEASE = Duration.ofMillis(1);
+
+    /** The longest lease a claim may ask for; a longer piece of work renews its lease with heartbeats. */
+    public static final Duration MAX_LEASE = Duration.ofDays(1);
+
+    /** The author of the comments a reclaim leaves. */
+    public static final String REAPER = "taskagent";
+
+    private Leases() {}
+
+    /**
+     * Checks a lease duration.
+     *
+     * @param lease the duration
+     * @return the duration
+     * @throws NullPointerException if {@code lease} is null
+     * @throws IllegalArgumentException if it is shorter than {@link #MIN_LEASE} or longer than {@link
+     *     #MAX_LEASE}
+     */
+    public static Duration lease(Duration lease) {
+        Objects.requireNonNull(lease, "lease");
+        if (lease.compareTo(MIN_LEASE) < 0 || lease.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException(
+                    "lease must be between 1 ms and 1 day (renew a longer one with heartbeats), was " + lease);
+        }
+        return lease;
+    }
+
+    /**
+     * Checks the attempt a worker names for its claim.
+     *
+     * @param attempt the attempt
+     * @return the attempt
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public static int attempt(int attempt) {
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempt must be at least 1 (the claim's attempt), was " + attempt);
+        }
+        return attempt;
+    }
+
+    /**
+     * Checks the number of attempts a task may use.
+     *
+     * @param maxAttempts the number
+     * @return the number
+     * @throws IllegalArgumentException if it is not between 1 and {@link dev.taskagent.task.NewTask#MAX_ATTEMPTS_LIMIT}
+     */
+    public static int maxAttempts(int maxAttempts) {
+        if (maxAttempts < 1 || maxAttempts > dev.taskagent.task.NewTask.MAX_ATTEMPTS_LIMIT) {
+            throw new IllegalArgumentException("maxAttempts must be between 1 and "
+                    + dev.taskagent.task.NewTask.MAX_ATTEMPTS_LIMIT + ", was " + maxAttempts);
+        }
+        return maxAttempts;
+    }
+
+    /**
+     * Returns the number of attempts a task may use: its own limit, or the default.
+     *
+     * @param task the task
+     * @param defaultMaxAttempts the queue's default
+     * @return the limit
+     */
+    public static int maxAttemptsOf(Task task, int defaultMaxAttempts) {
+        return task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
+    }
+
+    /**
+     * Tells what a reclaim does with a task whose lease expired.
+     *
+     * @param attempt the attempt whose lease expired
+     * @param maxAttempts the task's limit
+     * @return {@code REQUEUED} while attempts remain, else {@code DEAD_LETTERED}
+     */
+    public static ReclaimedTask.Outcome outcome(int attempt, int maxAttempts) {
+        return attempt < maxAttempts ? ReclaimedTask.Outcome.REQUEUED : ReclaimedTask.Outcome.DEAD_LETTERED;
+    }
+
+    /**
+     * Returns the comment a reclaim leaves on a task, so that its next worker (or whoever reads a dead
+     * letter) knows that an earlier attempt may have done part of the work.
+     *
+     * @param attempt the attempt whose lease expired
+     * @param maxAttempts the task's limit
+     * @param expiredAt when the lease ran out
+     * @return the comment's text
+     */
+    public static String reclaimComment(int attempt, int maxAttempts, Instant expiredAt) {
+        String lost = "The lease of attempt " + attempt + " of " + maxAttempts + " expired at " + expiredAt
+                + " without a heartbeat or completion";
+        return outcome(attempt, maxAttempts) == ReclaimedTask.Outcome.REQUEUED
+                ? lost + "; the task is back in the queue. The earlier attempt may have done part of the work:"
+                        + " check before repeating side effects."
+                : lost + "; no attempts are left, so the task failed (dead letter).";
+    }
+}
