@@ -9,6 +9,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
@@ -28,9 +30,18 @@ abstract class Dialect {
     /** The claim's WHERE clause: the assignee's pending, non-archived tasks (TS-7.1, TS-7.4). */
     static final String CLAIMABLE = "assignee = ? AND status = " + PENDING + " AND archived = FALSE";
 
-    /** Marks a claimed task running; every write bumps the version and updatedAt (TS-4.2). */
-    static final String SET_RUNNING =
-            "UPDATE taskagent_tasks SET status = " + RUNNING + ", version = version + 1, updated_at = ?";
+    /** The fence of a write about a claim (TS-9.2): the task runs under this agent and attempt. */
+    static final String CLAIM_HELD = "status = " + RUNNING + " AND assignee = ? AND attempt = ?";
+
+    /**
+     * Marks a claimed task running, counts the attempt and sets the lease on the database's clock; every
+     * write bumps the version and updatedAt (TS-4.2, TS-9.1). Parameters: the lease in microseconds, then
+     * updatedAt.
+     */
+    static String setRunning(String databaseNowPlusMicros) {
+        return "UPDATE taskagent_tasks SET status = " + RUNNING + ", attempt = attempt + 1, lease_expires_at = "
+                + databaseNowPlusMicros + ", version = version + 1, updated_at = ?";
+    }
 
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
     private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?-MariaDB");
@@ -76,13 +87,61 @@ abstract class Dialect {
     abstract void insertSessionIfAbsent(Connection connection, String sessionId) throws SQLException;
 
     /**
-     * Claims the assignee's next pending task: marks it running, bumps its version and updatedAt, leaves
-     * it locked by this transaction, and reads it with all its children. Never hands one task to two
-     * transactions.
+     * Returns SQL for the database's current time in UTC, as the {@code TIMESTAMP(6)} columns hold times:
+     * leases are set and compared on the database's clock, so that the clocks of the workers' hosts need
+     * not agree (TS-9.1).
+     */
+    abstract String databaseNow();
+
+    /** Returns SQL for the database's current time in UTC plus a number of microseconds, one parameter. */
+    abstract String databaseNowPlusMicros();
+
+    /**
+     * Claims the assignee's next pending task: marks it running, counts the attempt, sets the lease,
+     * bumps its version and updatedAt, leaves it locked by this transaction, and reads it with all its
+     * children. Never hands one task to two transactions, and never comes back empty because a claimable
+     * task is locked by a unit of work that is not a claim (TS-7.6).
      *
+     * @param leaseMicros the lease, in microseconds
      * @return the claimed task, or empty when nothing is claimable
      */
-    abstract Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException;
+    abstract Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException;
+
+    /**
+     * Finds running tasks whose lease expired, soonest expiry first, locking them where the database can
+     * lock rows without waiting for those other units of work hold ({@code SKIP LOCKED}), so that
+     * concurrent reclaims split the work; the reclaim's guarded update decides in any case (TS-9.4).
+     */
+    List<JdbcTransaction.Expired> lockExpiredLeases(Connection connection, int limit) throws SQLException {
+        String sql = "SELECT id, attempt, max_attempts, lease_expires_at FROM taskagent_tasks" + expiredLeasesHint()
+                + " WHERE status = " + RUNNING + " AND lease_expires_at < " + databaseNow()
+                + " ORDER BY lease_expires_at, id LIMIT ?" + expiredLeasesLock();
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setInt(1, limit);
+            try (ResultSet rows = statement.executeQuery()) {
+                List<JdbcTransaction.Expired> expired = new ArrayList<>();
+                while (rows.next()) {
+                    expired.add(new JdbcTransaction.Expired(
+                            rows.getLong(1),
+                            rows.getInt(2),
+                            rows.getInt(3),
+                            JdbcSupport.fromDatabase(rows.getObject(4, LocalDateTime.class))));
+                }
+                return expired;
+            }
+        }
+    }
+
+    /** An index hint for the expired-lease query, where the database needs one to use the lease index. */
+    String expiredLeasesHint() {
+        return "";
+    }
+
+    /** The locking clause of the expired-lease query: {@code FOR UPDATE SKIP LOCKED} where it works. */
+    String expiredLeasesLock() {
+        return " FOR UPDATE SKIP LOCKED";
+    }
 
     /** Reads the task whose id a claim returned, if it claimed one; the claim holds its row. */
     final Optional<Task> readClaimedId(Connection connection, OptionalLong claimedId) throws SQLException {

@@ -31,7 +31,10 @@ final class H2Dialect extends Dialect {
     private static final String CANDIDATES_SQL = "SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE
             + " ORDER BY assignee, status, archived, priority DESC, created_at, id LIMIT " + CANDIDATES;
 
-    private static final String CLAIM = SET_RUNNING + " WHERE id = ? AND " + CLAIMABLE;
+    private static final String NOW = "CAST(CURRENT_TIMESTAMP(6) AT TIME ZONE 'UTC' AS TIMESTAMP(6))";
+    private static final String NOW_PLUS_MICROS = "DATEADD(MICROSECOND, ?, " + NOW + ")";
+
+    private static final String CLAIM = setRunning(NOW_PLUS_MICROS) + " WHERE id = ? AND " + CLAIMABLE;
 
     /** H2's "Timeout trying to lock table" and "Concurrent update": another transaction held the row. */
     private static final int LOCK_TIMEOUT = 50200;
@@ -85,11 +88,23 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException {
-        return readClaimedId(connection, claimId(connection, assignee, now));
+    String databaseNow() {
+        return NOW;
     }
 
-    private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+    @Override
+    String databaseNowPlusMicros() {
+        return NOW_PLUS_MICROS;
+    }
+
+    @Override
+    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException {
+        return readClaimedId(connection, claimId(connection, assignee, now, leaseMicros));
+    }
+
+    private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException {
         while (true) {
             List<Long> candidates = candidates(connection, assignee);
             if (candidates.isEmpty()) {
@@ -97,9 +112,10 @@ final class H2Dialect extends Dialect {
             }
             try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
                 for (long id : candidates) {
-                    claim.setObject(1, now);
-                    claim.setLong(2, id);
-                    claim.setString(3, assignee);
+                    claim.setLong(1, leaseMicros);
+                    claim.setObject(2, now);
+                    claim.setLong(3, id);
+                    claim.setString(4, assignee);
                     if (claim.executeUpdate() == 1) {
                         return OptionalLong.of(id);
                     }
@@ -119,6 +135,13 @@ final class H2Dialect extends Dialect {
                 return ids;
             }
         }
+    }
+
+    @Override
+    String expiredLeasesLock() {
+        // H2's SKIP LOCKED with ORDER BY ... LIMIT locks every matching row: read without locks, and let
+        // the reclaim's guarded update take each task once.
+        return "";
     }
 
     @Override

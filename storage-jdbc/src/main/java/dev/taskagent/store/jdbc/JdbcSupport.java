@@ -48,4 +48,23 @@ final class JdbcSupport {
     static String withoutSecrets(String url) {
         return PASSWORD.matcher(url).replaceAll("$1***");
     }
+
+    /**
+     * Rethrows any throwable unchanged, checked ones too, where a method must return a RuntimeException:
+     * a unit of work's own exception reaches the caller as it was thrown (TS-1.2).
+     */
+    static RuntimeException sneakyThrow(Throwable failure) {
+        if (failure instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        throw JdbcSupport.<RuntimeException>sneaky(failure);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable failure) throws E {
+        throw (E) failure;
+    }
 }

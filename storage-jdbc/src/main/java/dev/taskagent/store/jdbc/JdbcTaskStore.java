@@ -1,12 +1,18 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.event.EventFeed;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.task.TaskStatus;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,6 +60,15 @@ public final class JdbcTaskStore implements TaskStore {
     /** How many times a unit of work runs at most when transient conflicts keep rolling it back. */
     public static final int MAX_ATTEMPTS = 10;
 
+    /** How long the event feed keeps events unless the builder says otherwise. */
+    public static final Duration DEFAULT_EVENT_RETENTION = Duration.ofDays(7);
+
+    /** How often a feed subscription polls on H2, MariaDB and MySQL unless the builder says otherwise. */
+    public static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+
+    /** How often a feed subscription polls on PostgreSQL, where notifications wake it sooner. */
+    public static final Duration POSTGRES_POLL_INTERVAL = Duration.ofSeconds(1);
+
     private static final Logger LOG = LoggerFactory.getLogger(JdbcTaskStore.class);
 
     private final ConnectionSource connections;
@@ -61,6 +76,7 @@ public final class JdbcTaskStore implements TaskStore {
     private final Clock clock;
     private final String database;
     private final ThreadLocal<Boolean> inUnitOfWork = new ThreadLocal<>();
+    private final JdbcEventFeed feed;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -93,6 +109,17 @@ public final class JdbcTaskStore implements TaskStore {
                 dialect.ensureDurableCommits(connection, builder.jdbcUrl).ifPresent(LOG::warn);
                 SchemaMigrator.migrate(connection, dialect, clock.instant());
                 reusable = true;
+                this.feed = builder.eventFeed
+                        ? new JdbcEventFeed(
+                                connections,
+                                dialect,
+                                clock,
+                                builder.eventRetention,
+                                builder.eventPollInterval != null
+                                        ? builder.eventPollInterval
+                                        : defaultPollInterval(dialect.id()),
+                                builder.notifications ? notificationUrl(builder) : null)
+                        : null;
             } finally {
                 connections.release(connection, reusable);
             }
@@ -196,6 +223,17 @@ public final class JdbcTaskStore implements TaskStore {
     /** The outcome of one attempt: a result, or a transient conflict to run again. */
     private record Attempt<R>(R result, boolean retry) {}
 
+    /** Where an attempt failed, for its message. */
+    private enum Phase {
+        START,
+        WORK,
+        COMMIT
+    }
+
+    /**
+     * Runs the work once. Every failure takes the one path of the catch below: roll back, then run again
+     * after a transient conflict (TS-1.7), or return what a commit whose outcome is unknown did, or throw.
+     */
     private <R> Attempt<R> attempt(TransactionWork<R> work, boolean lastAttempt) {
         Connection connection;
         try {
@@ -204,68 +242,138 @@ public final class JdbcTaskStore implements TaskStore {
             throw new TaskStoreException(
                     "Could not get a connection from " + connections.description() + ": " + JdbcSupport.describe(e), e);
         }
-        boolean reusable = true;
+        Phase phase = Phase.START;
         JdbcTransaction transaction = null;
+        R result = null;
+        boolean reusable = false;
         try {
             dialect.begin(connection);
             transaction = new JdbcTransaction(connection, dialect, clock, database);
-            R result;
-            try {
-                result = work.execute(transaction);
-            } catch (Throwable e) { // also checked exceptions thrown sneakily: never leave half a unit of work
-                transaction.end();
-                reusable = rollback(connection, e);
-                if (isRetryable(transaction.failure(), lastAttempt)) {
-                    return new Attempt<>(null, true);
-                }
-                throw e;
-            }
+            phase = Phase.WORK;
+            result = work.execute(transaction);
             transaction.end();
-            SQLException failure = transaction.failure();
-            if (failure != null) {
+            if (transaction.failure() == null && feed != null) {
+                transaction.flushEvents(); // the unit of work's events commit with it
+            }
+            if (transaction.failure() != null) {
                 // The work caught a storage failure and went on: what it did since may be half applied.
-                TaskStoreException swallowed = new TaskStoreException(
-                        "A statement of this unit of work failed (" + JdbcSupport.describe(failure)
-                                + ") and the unit of work went on regardless; it was rolled back",
-                        failure);
-                reusable = rollback(connection, swallowed);
-                if (isRetryable(failure, lastAttempt)) {
-                    return new Attempt<>(null, true);
-                }
-                throw swallowed;
-            }
-            try {
-                connection.commit();
-            } catch (SQLException e) {
-                reusable = false;
-                rollback(connection, e);
-                if (isRetryable(e, lastAttempt)) {
-                    return new Attempt<>(null, true);
-                }
                 throw new TaskStoreException(
-                        "Could not commit the unit of work on " + database + ": " + JdbcSupport.describe(e)
-                                + ". It was rolled back, unless the database committed it"
-                                + " before the connection failed",
-                        e);
+                        "A statement of this unit of work failed (" + JdbcSupport.describe(transaction.failure())
+                                + ") and the unit of work went on regardless; it was rolled back",
+                        transaction.failure());
             }
+            phase = Phase.COMMIT;
+            connection.commit();
+            reusable = true;
             return new Attempt<>(result, false);
-        } catch (SQLException e) {
-            reusable = false;
-            rollback(connection, e);
-            throw new TaskStoreException(
-                    "Could not start a transaction on " + connections.description() + ": " + JdbcSupport.describe(e),
-                    e);
-        } finally {
+        } catch (Throwable e) { // also checked exceptions thrown sneakily: never leave half a unit of work
             if (transaction != null) {
                 transaction.end();
-                reusable &= transaction.failure() == null;
             }
+            boolean rolledBack = rollback(connection, e);
+            reusable = rolledBack && phase == Phase.WORK && (transaction == null || transaction.failure() == null);
+            if (phase == Phase.COMMIT && !transaction.claims().isEmpty()) {
+                // A claim whose commit reply was lost may have committed: look for it, so that it is
+                // handed to its claimer instead of being stranded until its lease expires.
+                switch (committedClaims(transaction.claims(), e)) {
+                    case ALL -> {
+                        return new Attempt<>(result, false);
+                    }
+                    case NONE -> {
+                        if (!lastAttempt) {
+                            return new Attempt<>(null, true);
+                        }
+                    }
+                    case UNKNOWN -> {}
+                }
+            }
+            SQLException storageFailure = storageFailure(e, transaction);
+            if (storageFailure != null && !lastAttempt && dialect.isTransient(storageFailure)) {
+                return new Attempt<>(null, true);
+            }
+            throw failure(phase, e, transaction);
+        } finally {
             connections.release(connection, reusable);
         }
     }
 
-    private boolean isRetryable(SQLException failure, boolean lastAttempt) {
-        return failure != null && !lastAttempt && dialect.isTransient(failure);
+    /** Whether the claims of a unit of work whose commit failed were committed after all. */
+    private enum Committed {
+        ALL,
+        NONE,
+        UNKNOWN
+    }
+
+    private Committed committedClaims(List<JdbcTransaction.Claim> claims, Throwable commitFailure) {
+        Connection connection;
+        try {
+            connection = connections.acquire();
+        } catch (SQLException e) {
+            commitFailure.addSuppressed(e);
+            return Committed.UNKNOWN;
+        }
+        boolean reusable = false;
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT status, assignee, attempt FROM taskagent_tasks WHERE id = ?")) {
+            connection.setAutoCommit(true);
+            int found = 0;
+            for (JdbcTransaction.Claim claim : claims) {
+                statement.setLong(1, claim.taskId());
+                try (ResultSet rows = statement.executeQuery()) {
+                    if (rows.next()
+                            && TaskStatus.RUNNING.wireName().equals(rows.getString(1))
+                            && claim.assignee().equals(rows.getString(2))
+                            && claim.attempt() == rows.getInt(3)) {
+                        found++;
+                    }
+                }
+            }
+            reusable = true;
+            if (found == claims.size()) {
+                LOG.info(
+                        "The commit of a claim failed ({}) but the claim was committed; it is returned",
+                        commitFailure.toString());
+                return Committed.ALL;
+            }
+            return found == 0 ? Committed.NONE : Committed.UNKNOWN;
+        } catch (SQLException e) {
+            commitFailure.addSuppressed(e);
+            return Committed.UNKNOWN;
+        } finally {
+            connections.release(connection, reusable);
+        }
+    }
+
+    /** The storage failure behind an attempt's failure, if it is one. */
+    private static SQLException storageFailure(Throwable failure, JdbcTransaction transaction) {
+        if (transaction != null && transaction.failure() != null) {
+            return transaction.failure();
+        }
+        return failure instanceof SQLException sql ? sql : null;
+    }
+
+    /** What the caller gets: the work's own exception unchanged (TS-1.2), else a TaskStoreException. */
+    private RuntimeException failure(Phase phase, Throwable failure, JdbcTransaction transaction) {
+        if (phase == Phase.WORK || !(failure instanceof SQLException sql)) {
+            return JdbcSupport.sneakyThrow(failure);
+        }
+        return switch (phase) {
+            case START ->
+                new TaskStoreException(
+                        "Could not start a transaction on " + connections.description() + ": "
+                                + JdbcSupport.describe(sql),
+                        sql);
+            case COMMIT ->
+                new TaskStoreException(
+                        "Could not commit the unit of work on " + database + ": " + JdbcSupport.describe(sql)
+                                + (transaction != null && !transaction.claims().isEmpty()
+                                        ? ". Whether it committed is unknown; a task it claimed comes back when"
+                                                + " its lease expires"
+                                        : ". It was rolled back, unless the database committed it before the"
+                                                + " connection failed"),
+                        sql);
+            case WORK -> throw new IllegalStateException("unreachable: the work's own failures are rethrown above");
+        };
     }
 
     /**
@@ -290,8 +398,38 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            if (feed != null) {
+                feed.close();
+            }
             connections.close();
         }
+    }
+
+    /**
+     * Returns the store's event feed: every committed change of a task, readable from every process that
+     * shares the database, in order and without gaps (see {@link EventFeed}). Subscriptions poll every
+     * {@linkplain Builder#eventPollInterval(Duration) interval}; on PostgreSQL a {@code LISTEN} on a
+     * connection of its own wakes them at once when the store knows a URL to open it with.
+     *
+     * @return the feed
+     * @throws IllegalStateException if the store was built {@linkplain Builder#withoutEventFeed() without
+     *     one}
+     */
+    @Override
+    public EventFeed eventFeed() {
+        if (feed == null) {
+            throw new IllegalStateException("This JdbcTaskStore was built without an event feed"
+                    + " (JdbcTaskStore.Builder.withoutEventFeed())");
+        }
+        return feed;
+    }
+
+    private static Duration defaultPollInterval(JdbcDialect dialect) {
+        return dialect == JdbcDialect.POSTGRESQL ? POSTGRES_POLL_INTERVAL : POLL_INTERVAL;
+    }
+
+    private static String notificationUrl(Builder builder) {
+        return builder.notificationUrl != null ? builder.notificationUrl : builder.jdbcUrl;
     }
 
     @Override
@@ -307,6 +445,11 @@ public final class JdbcTaskStore implements TaskStore {
         private final String jdbcUrl;
         private JdbcDialect dialect;
         private Clock clock = Clock.systemUTC();
+        private boolean eventFeed = true;
+        private Duration eventRetention = DEFAULT_EVENT_RETENTION;
+        private Duration eventPollInterval;
+        private boolean notifications = true;
+        private String notificationUrl;
 
         private Builder(DataSource dataSource, String jdbcUrl) {
             this.dataSource = dataSource;
@@ -336,6 +479,82 @@ public final class JdbcTaskStore implements TaskStore {
          */
         public Builder clock(Clock value) {
             clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        /**
+         * Keeps the event feed's events for this long, then prunes them. Default 7 days.
+         *
+         * @param value positive
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is not positive
+         */
+        public Builder eventRetention(Duration value) {
+            Objects.requireNonNull(value, "eventRetention");
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException("eventRetention must be positive, was " + value);
+            }
+            eventRetention = value;
+            return this;
+        }
+
+        /**
+         * Sets how often a feed subscription polls for new events. Default 200 ms, and 1 s on PostgreSQL,
+         * where notifications wake subscriptions at once and the poll is only the backstop.
+         *
+         * @param value 10 ms to 1 minute
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is out of bounds
+         */
+        public Builder eventPollInterval(Duration value) {
+            Objects.requireNonNull(value, "eventPollInterval");
+            if (value.compareTo(Duration.ofMillis(10)) < 0 || value.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new IllegalArgumentException(
+                        "eventPollInterval must be between 10 ms and 1 minute, was " + value);
+            }
+            eventPollInterval = value;
+            return this;
+        }
+
+        /**
+         * Names the URL of the connection a PostgreSQL store opens to {@code LISTEN} for the feed's
+         * notifications, when the store runs on a {@code DataSource} (a store opened with a URL uses that
+         * one). The connection is the store's own, not one of the pool's. Without it a store on a
+         * {@code DataSource} polls.
+         *
+         * @param jdbcUrl a URL of the same database, with credentials
+         * @return this builder
+         * @throws IllegalArgumentException if {@code jdbcUrl} does not start with {@code jdbc:postgresql:}
+         */
+        public Builder notificationUrl(String jdbcUrl) {
+            Objects.requireNonNull(jdbcUrl, "notificationUrl");
+            if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("notificationUrl must be a PostgreSQL URL (jdbc:postgresql:...),"
+                        + " was '" + JdbcSupport.withoutSecrets(jdbcUrl) + "'");
+            }
+            notificationUrl = jdbcUrl;
+            return this;
+        }
+
+        /**
+         * Makes feed subscriptions poll without {@code LISTEN}: for PostgreSQL behind a pooler in
+         * transaction mode (PgBouncer), where a listening session does not hold.
+         *
+         * @return this builder
+         */
+        public Builder pollingOnly() {
+            notifications = false;
+            return this;
+        }
+
+        /**
+         * Builds the store without an event feed: units of work append no events, which spares a row per
+         * change, and {@link JdbcTaskStore#eventFeed()} throws. For applications that only listen in-process.
+         *
+         * @return this builder
+         */
+        public Builder withoutEventFeed() {
+            eventFeed = false;
             return this;
         }
 

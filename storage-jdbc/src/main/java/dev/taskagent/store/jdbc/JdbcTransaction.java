@@ -1,10 +1,15 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.store.spi.FeedEncoding;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.store.spi.TextLimits;
+import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
@@ -18,17 +23,22 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One unit of work on one connection. Every write to a task first updates the task's row (version and
@@ -48,13 +58,24 @@ final class JdbcTransaction implements TaskTransaction {
     private static final String BUMP = "UPDATE taskagent_tasks SET version = version + 1, updated_at = ? WHERE id = ?";
     private static final String INSERT_TASK = "INSERT INTO taskagent_tasks (session_id, task_order, description,"
             + " status, priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
-            + " created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1)";
+            + " created_at, updated_at, version, attempt, max_attempts)"
+            + " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1, 0, ?)";
+
+    private static final String INSERT_COMMENT =
+            "INSERT INTO taskagent_comments (task_id, author, content, created_at) VALUES (?, ?, ?, ?)";
 
     private final Connection connection;
     private final Dialect dialect;
     private final Clock clock;
     private final String database;
     private final Thread owner = Thread.currentThread();
+    private final List<Claim> claims = new ArrayList<>(1);
+    private final List<FeedEncoding.Encoded> recorded = new ArrayList<>();
+    /** The tasks this unit of work wrote and read back, as they are now (TS-10.1). */
+    private final Map<Long, Task> written = new LinkedHashMap<>();
+    /** The tasks it bumped without reading them back (previous holders of moved messages). */
+    private final Set<Long> bumped = new LinkedHashSet<>();
+
     private boolean ended;
     private SQLException failure;
 
@@ -179,9 +200,14 @@ final class JdbcTransaction implements TaskTransaction {
                 .findFirst();
     }
 
-    /** Reads a task this unit of work holds locked, so it exists. */
+    /** Reads a task this unit of work wrote and holds locked, so it exists, and notes it for the feed. */
     private Task readLocked(long taskId) throws SQLException {
-        return TaskReader.readLocked(connection, dialect, taskId);
+        return wrote(TaskReader.readLocked(connection, dialect, taskId));
+    }
+
+    private Task wrote(Task task) {
+        written.put(task.id(), task);
+        return task;
     }
 
     // ---- inserts
@@ -224,6 +250,7 @@ final class JdbcTransaction implements TaskTransaction {
                 statement.setString(8, task.steps());
                 statement.setObject(9, JdbcSupport.toDatabase(now));
                 statement.setObject(10, JdbcSupport.toDatabase(now));
+                statement.setInt(11, task.maxAttempts());
                 statement.executeUpdate();
                 try (ResultSet keys = statement.getGeneratedKeys()) {
                     if (!keys.next()) {
@@ -232,7 +259,7 @@ final class JdbcTransaction implements TaskTransaction {
                     id = keys.getLong(1);
                 }
             }
-            return TaskSnapshots.created(task, id, position + 1, now);
+            return wrote(TaskSnapshots.created(task, id, position + 1, now));
         });
     }
 
@@ -286,6 +313,9 @@ final class JdbcTransaction implements TaskTransaction {
             set(sql, values, update, Field.STEPS, "steps", update.steps());
             set(sql, values, update, Field.CURRENT_STEP, "current_step", update.currentStep());
             set(sql, values, update, Field.ARCHIVED, "archived", update.archived());
+            if (update.changes(Field.STATUS) && update.status() != TaskStatus.RUNNING) {
+                sql.append(", lease_expires_at = NULL"); // a task out of running holds no lease (TS-9.3)
+            }
             sql.append(" WHERE id = ?");
             values.add(taskId);
             OptionalLong expected = update.expectedVersion();
@@ -357,6 +387,7 @@ final class JdbcTransaction implements TaskTransaction {
 
     /** Bumps the task's version and updatedAt, which locks its row until the transaction ends. */
     private void bump(long taskId, Instant now) throws SQLException {
+        bumped.add(taskId);
         try (PreparedStatement statement = connection.prepareStatement(BUMP)) {
             statement.setObject(1, JdbcSupport.toDatabase(now));
             statement.setLong(2, taskId);
@@ -394,8 +425,7 @@ final class JdbcTransaction implements TaskTransaction {
         return sql("add a comment to task " + taskId, () -> {
             Instant now = now();
             bump(taskId, now);
-            try (PreparedStatement statement = connection.prepareStatement(
-                    "INSERT INTO taskagent_comments (task_id, author, content, created_at) VALUES (?, ?, ?, ?)")) {
+            try (PreparedStatement statement = connection.prepareStatement(INSERT_COMMENT)) {
                 statement.setLong(1, taskId);
                 statement.setString(2, author);
                 statement.setString(3, text);
@@ -573,14 +603,239 @@ final class JdbcTransaction implements TaskTransaction {
         }
     }
 
-    // ---- claims
+    // ---- claims and leases
 
     @Override
-    public Optional<Task> claimNext(String assignee) {
+    public Optional<Task> claimNext(String assignee, Duration lease) {
         checkUsable();
         StoreArguments.name(assignee, "assignee");
-        return sql(
+        Leases.lease(lease);
+        Optional<Task> claimed = sql(
                 "claim the next task of '" + assignee + "'",
-                () -> dialect.claimAndRead(connection, assignee, JdbcSupport.toDatabase(now())));
+                () -> dialect.claimAndRead(connection, assignee, JdbcSupport.toDatabase(now()), micros(lease)));
+        claimed.ifPresent(task -> {
+            claims.add(new Claim(task.id(), assignee, task.attempt()));
+            wrote(task);
+        });
+        return claimed;
+    }
+
+    /** A claim this unit of work made: what to look for when its commit's outcome is unknown. */
+    record Claim(long taskId, String assignee, int attempt) {}
+
+    /** @return the claims this unit of work made, in order */
+    List<Claim> claims() {
+        return claims;
+    }
+
+    @Override
+    public Task heartbeat(long taskId, String agent, int attempt, Duration lease) {
+        checkUsable();
+        Leases.lease(lease);
+        return fenced(
+                "renew the lease of task " + taskId,
+                "lease_expires_at = " + dialect.databaseNowPlusMicros(),
+                List.of(micros(lease)),
+                taskId,
+                agent,
+                attempt);
+    }
+
+    @Override
+    public Task complete(long taskId, String agent, int attempt, TaskStatus outcome) {
+        checkUsable();
+        Objects.requireNonNull(outcome, "outcome");
+        if (!outcome.isTerminal()) {
+            throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
+        }
+        return fenced(
+                "complete task " + taskId,
+                "status = ?, lease_expires_at = NULL",
+                List.of(outcome.wireName()),
+                taskId,
+                agent,
+                attempt);
+    }
+
+    @Override
+    public Task release(long taskId, String agent, int attempt) {
+        checkUsable();
+        return fenced(
+                "release task " + taskId,
+                "status = " + Dialect.PENDING + ", lease_expires_at = NULL",
+                List.of(),
+                taskId,
+                agent,
+                attempt);
+    }
+
+    /**
+     * Writes about a claim only while the task runs under that agent and attempt (TS-9.2); otherwise says
+     * why not, writing nothing.
+     */
+    private Task fenced(
+            String operation, String assignments, List<Object> values, long taskId, String agent, int attempt) {
+        StoreArguments.taskId(taskId);
+        StoreArguments.name(agent, "agent");
+        Leases.attempt(attempt);
+        return sql(operation, () -> {
+            int changed;
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET " + assignments
+                    + ", version = version + 1, updated_at = ? WHERE id = ? AND " + Dialect.CLAIM_HELD)) {
+                int index = 1;
+                for (Object value : values) {
+                    statement.setObject(index++, value);
+                }
+                statement.setObject(index++, JdbcSupport.toDatabase(now()));
+                statement.setLong(index++, taskId);
+                statement.setString(index++, agent);
+                statement.setInt(index, attempt);
+                changed = statement.executeUpdate();
+            }
+            if (changed == 0) {
+                Task current = readOne(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
+                throw new ClaimLostException(current, agent, attempt);
+            }
+            return readLocked(taskId);
+        });
+    }
+
+    @Override
+    public List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
+        checkUsable();
+        Leases.maxAttempts(defaultMaxAttempts);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        return sql("take back the tasks whose lease expired", () -> {
+            List<Expired> expired = dialect.lockExpiredLeases(connection, limit);
+            if (expired.isEmpty()) {
+                return List.of();
+            }
+            Instant now = now();
+            List<Expired> taken = new ArrayList<>(expired.size());
+            // One update per task, guarded by status, attempt and expiry, so that a task completed or
+            // renewed since it was read is never touched (TS-9.4).
+            try (PreparedStatement update = connection.prepareStatement("UPDATE taskagent_tasks SET status = ?,"
+                    + " lease_expires_at = NULL, version = version + 1, updated_at = ? WHERE id = ? AND status = "
+                    + Dialect.RUNNING + " AND attempt = ? AND lease_expires_at < " + dialect.databaseNow())) {
+                for (Expired task : expired) {
+                    int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
+                    ReclaimedTask.Outcome outcome = Leases.outcome(task.attempt(), maxAttempts);
+                    update.setString(
+                            1,
+                            outcome == ReclaimedTask.Outcome.REQUEUED
+                                    ? TaskStatus.PENDING.wireName()
+                                    : TaskStatus.FAILED.wireName());
+                    update.setObject(2, JdbcSupport.toDatabase(now));
+                    update.setLong(3, task.id());
+                    update.setInt(4, task.attempt());
+                    update.addBatch();
+                }
+                int[] counts = update.executeBatch();
+                for (int index = 0; index < counts.length; index++) {
+                    // SUCCESS_NO_INFO (-2) can only come from a driver that rewrote the batch; the guard
+                    // holds for rows this transaction locked, which is every dialect's case but H2's.
+                    if (counts[index] == 1 || counts[index] == java.sql.Statement.SUCCESS_NO_INFO) {
+                        taken.add(expired.get(index));
+                    }
+                }
+            }
+            if (taken.isEmpty()) {
+                return List.of();
+            }
+            try (PreparedStatement comment = connection.prepareStatement(INSERT_COMMENT)) {
+                for (Expired task : taken) {
+                    int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
+                    comment.setLong(1, task.id());
+                    comment.setString(2, Leases.REAPER);
+                    comment.setString(3, Leases.reclaimComment(task.attempt(), maxAttempts, task.leaseExpiresAt()));
+                    comment.setObject(4, JdbcSupport.toDatabase(now));
+                    comment.addBatch();
+                }
+                comment.executeBatch();
+            }
+            Map<Long, Task> read = new HashMap<>();
+            for (Task task : TaskReader.readIds(
+                    connection, dialect, taken.stream().map(Expired::id).toList())) {
+                read.put(task.id(), task);
+            }
+            List<ReclaimedTask> reclaimed = new ArrayList<>(taken.size());
+            for (Expired task : taken) {
+                int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
+                reclaimed.add(new ReclaimedTask(
+                        read.get(task.id()), task.attempt(), Leases.outcome(task.attempt(), maxAttempts)));
+            }
+            return List.copyOf(reclaimed);
+        });
+    }
+
+    // ---- the event feed
+
+    @Override
+    public void recordEvent(TaskEvent event) {
+        checkUsable();
+        recorded.add(FeedEncoding.encode(Objects.requireNonNull(event, "event")));
+    }
+
+    /**
+     * Appends the unit of work's events to the feed, just before it commits: those recorded, and an {@code
+     * updated} event for each task written without one (TS-10.1). One batched INSERT, in the unit of work's
+     * transaction, after the work {@linkplain #end() ended}: called by the store only.
+     */
+    void flushEvents() {
+        List<FeedEncoding.Encoded> events = new ArrayList<>(recorded);
+        Set<Long> told = new HashSet<>();
+        recorded.forEach(event -> told.add(event.taskId()));
+        for (Task task : written.values()) {
+            if (told.add(task.id())) {
+                events.add(FeedEncoding.updated(task));
+            }
+        }
+        List<Long> unread = bumped.stream().filter(told::add).toList();
+        if (events.isEmpty() && unread.isEmpty()) {
+            return;
+        }
+        sql("append this unit of work's events to the feed", () -> {
+            events.addAll(versionsOf(unread));
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO taskagent_events"
+                    + " (task_id, session_id, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)")) {
+                Object now = JdbcSupport.toDatabase(now());
+                for (FeedEncoding.Encoded event : events) {
+                    insert.setLong(1, event.taskId());
+                    insert.setString(2, event.sessionId());
+                    insert.setString(3, event.kind());
+                    insert.setString(4, event.payload());
+                    insert.setObject(5, now);
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    /** The "updated" events of tasks bumped without being read back: their session and new version. */
+    private List<FeedEncoding.Encoded> versionsOf(List<Long> taskIds) throws SQLException {
+        List<FeedEncoding.Encoded> events = new ArrayList<>(taskIds.size());
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT session_id, version FROM taskagent_tasks WHERE id = ?")) {
+            for (long taskId : taskIds) {
+                statement.setLong(1, taskId);
+                try (ResultSet rows = statement.executeQuery()) {
+                    if (rows.next()) {
+                        events.add(FeedEncoding.updated(taskId, rows.getString(1), rows.getLong(2)));
+                    }
+                }
+            }
+        }
+        return events;
+    }
+
+    /** A running task whose lease expired, as a reclaim found it. */
+    record Expired(long id, int attempt, int maxAttempts, Instant leaseExpiresAt) {}
+
+    private static long micros(Duration lease) {
+        return TimeUnit.NANOSECONDS.toMicros(lease.toNanos());
     }
 }

@@ -14,9 +14,12 @@ import java.util.OptionalLong;
  * other plan InnoDB locks every row it scans and SKIP LOCKED stops working.
  */
 abstract class MySqlFamilyDialect extends Dialect {
-    private static final String CLAIM_SELECT = "SELECT id FROM taskagent_tasks FORCE INDEX (taskagent_tasks_claim)"
-            + " WHERE " + CLAIMABLE + " ORDER BY claim_rank, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED";
-    private static final String CLAIM_UPDATE = SET_RUNNING + " WHERE id = ?";
+    private static final String NEXT_CLAIMABLE = "SELECT id FROM taskagent_tasks FORCE INDEX (taskagent_tasks_claim)"
+            + " WHERE " + CLAIMABLE + " ORDER BY claim_rank, created_at, id LIMIT 1 FOR UPDATE";
+    private static final String CLAIM_SELECT = NEXT_CLAIMABLE + " SKIP LOCKED";
+    private static final String NOW = "UTC_TIMESTAMP(6)";
+    private static final String NOW_PLUS_MICROS = "TIMESTAMPADD(MICROSECOND, ?, " + NOW + ")";
+    private static final String CLAIM_UPDATE = setRunning(NOW_PLUS_MICROS) + " WHERE id = ?";
 
     /** The name of the migration lock: per database, within GET_LOCK's 64-character limit. */
     private static final String LOCK_NAME = "CONCAT('taskagent.', SHA1(COALESCE(DATABASE(), '')))";
@@ -60,24 +63,51 @@ abstract class MySqlFamilyDialect extends Dialect {
     }
 
     @Override
-    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException {
-        return readClaimedId(connection, claimId(connection, assignee, now));
+    String databaseNow() {
+        return NOW;
     }
 
-    private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now) throws SQLException {
-        OptionalLong id;
-        try (PreparedStatement select = connection.prepareStatement(CLAIM_SELECT)) {
-            select.setString(1, assignee);
-            id = queryLong(select);
+    @Override
+    String databaseNowPlusMicros() {
+        return NOW_PLUS_MICROS;
+    }
+
+    @Override
+    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException {
+        return readClaimedId(connection, claimId(connection, assignee, now, leaseMicros));
+    }
+
+    private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException {
+        OptionalLong id = lockNext(connection, CLAIM_SELECT, assignee);
+        if (id.isEmpty()) {
+            // SKIP LOCKED stepped over every claimable row, or there is none: a row may be locked by a
+            // comment or an update, not by a claim (TS-7.6). Wait for the first one, whoever holds it.
+            id = lockNext(connection, NEXT_CLAIMABLE, assignee);
         }
         if (id.isPresent()) {
             try (PreparedStatement update = connection.prepareStatement(CLAIM_UPDATE)) {
-                update.setObject(1, now);
-                update.setLong(2, id.getAsLong());
+                update.setLong(1, leaseMicros);
+                update.setObject(2, now);
+                update.setLong(3, id.getAsLong());
                 update.executeUpdate();
             }
         }
         return id;
+    }
+
+    private static OptionalLong lockNext(Connection connection, String sql, String assignee) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, assignee);
+            return queryLong(select);
+        }
+    }
+
+    @Override
+    String expiredLeasesHint() {
+        // With any other plan InnoDB locks every row it scans, and SKIP LOCKED stops working.
+        return " FORCE INDEX (taskagent_tasks_lease)";
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * PostgreSQL 12 or later. The claim is one statement: an UPDATE of the row that a {@code FOR UPDATE SKIP
@@ -17,10 +18,21 @@ import java.util.Optional;
 final class PostgresDialect extends Dialect {
     static final PostgresDialect INSTANCE = new PostgresDialect();
 
-    private static final String CLAIM_WHERE = " WHERE id = (SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE
-            + " ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)";
+    private static final String NOW = "(statement_timestamp() AT TIME ZONE 'UTC')";
+    private static final String NOW_PLUS_MICROS = "(" + NOW + " + ? * INTERVAL '1 microsecond')";
+    private static final String SET_RUNNING = setRunning(NOW_PLUS_MICROS);
 
-    private static final String CLAIM_AND_READ = TaskReader.claimingRead(SET_RUNNING + CLAIM_WHERE + " RETURNING *");
+    private static final String NEXT_CLAIMABLE =
+            "SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE + " ORDER BY priority DESC, created_at, id LIMIT 1";
+
+    private static final String CLAIM_AND_READ = TaskReader.claimingRead(
+            SET_RUNNING + " WHERE id = (" + NEXT_CLAIMABLE + " FOR UPDATE SKIP LOCKED) RETURNING *");
+
+    /** Waits for the first claimable row whoever holds it, for when every claimable row was locked. */
+    private static final String NEXT_CLAIMABLE_WAITING = NEXT_CLAIMABLE + " FOR UPDATE";
+
+    private static final String CLAIM_LOCKED_AND_READ =
+            TaskReader.claimingRead(SET_RUNNING + " WHERE id = ? AND " + CLAIMABLE + " RETURNING *");
 
     private static final String LOCK_KEY = "hashtext('taskagent schema'), hashtext(COALESCE(current_schema(), ''))";
 
@@ -75,13 +87,46 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now) throws SQLException {
+    String databaseNow() {
+        return NOW;
+    }
+
+    @Override
+    String databaseNowPlusMicros() {
+        return NOW_PLUS_MICROS;
+    }
+
+    @Override
+    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException {
         Optional<TaskReader.ClaimedRead> claimed;
         try (PreparedStatement statement = connection.prepareStatement(CLAIM_AND_READ)) {
-            statement.setObject(1, now);
-            statement.setString(2, assignee);
+            statement.setLong(1, leaseMicros);
+            statement.setObject(2, now);
+            statement.setString(3, assignee);
             try (ResultSet rows = statement.executeQuery()) {
                 claimed = TaskReader.readClaimed(rows);
+            }
+        }
+        if (claimed.isEmpty()) {
+            // SKIP LOCKED stepped over every claimable row, or there is none: a row may be locked by a
+            // comment or an update, not by a claim (TS-7.6). Wait for the first one, whoever holds it.
+            OptionalLong locked;
+            try (PreparedStatement statement = connection.prepareStatement(NEXT_CLAIMABLE_WAITING)) {
+                statement.setString(1, assignee);
+                locked = queryLong(statement);
+            }
+            if (locked.isEmpty()) {
+                return Optional.empty();
+            }
+            try (PreparedStatement statement = connection.prepareStatement(CLAIM_LOCKED_AND_READ)) {
+                statement.setLong(1, leaseMicros);
+                statement.setObject(2, now);
+                statement.setLong(3, locked.getAsLong());
+                statement.setString(4, assignee);
+                try (ResultSet rows = statement.executeQuery()) {
+                    claimed = TaskReader.readClaimed(rows);
+                }
             }
         }
         if (claimed.isEmpty()) {

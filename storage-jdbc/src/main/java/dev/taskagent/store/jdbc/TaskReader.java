@@ -40,7 +40,8 @@ final class TaskReader {
         ID("t.id = ?"),
         SESSION("t.session_id = ?"),
         SESSION_ORDER("t.session_id = ? AND t.task_order = ?"),
-        QUEUE("t.assignee = ? AND t.archived = FALSE");
+        QUEUE("t.assignee = ? AND t.archived = FALSE"),
+        IDS("t.id IN (" + String.join(", ", java.util.Collections.nCopies(IDS_PER_READ, "?")) + ")");
 
         private final String condition;
 
@@ -48,6 +49,9 @@ final class TaskReader {
             this.condition = condition;
         }
     }
+
+    /** How many ids one read of {@link #readIds} takes; a shorter list is padded with its last id. */
+    static final int IDS_PER_READ = 50;
 
     /** Which tasks to read: a shape and its parameters. */
     record Filter(Shape shape, Object... parameters) {
@@ -76,16 +80,18 @@ final class TaskReader {
 
     static final Comparator<Task> SESSION_ORDER = Comparator.comparingInt(Task::order);
 
-    private static final int COLUMNS = 17;
+    private static final int COLUMNS = 20;
 
     // Columns: kind, task_id, seq, text_a, text_b, text_c, time_a, time_b, int_a, int_b, int_c, long_a,
-    // status, assignee, previous_assignee, created_by, archived. The task branch comes first so that
+    // status, assignee, previous_assignee, created_by, archived, attempt, lease_expires_at, max_attempts.
+    // The task branch comes first so that
     // its types decide the union's column types; the other branches fill what they lack with NULL.
     private static final String TASK_COLUMNS = "SELECT 'T' AS kind, t.id AS task_id, 0 AS seq,"
             + " t.description AS text_a, t.steps AS text_b, t.session_id AS text_c, t.created_at AS time_a,"
             + " t.updated_at AS time_b, t.task_order AS int_a, t.priority AS int_b, t.current_step AS int_c,"
             + " t.version AS long_a, t.status AS status, t.assignee AS assignee,"
-            + " t.previous_assignee AS previous_assignee, t.created_by AS created_by, t.archived AS archived";
+            + " t.previous_assignee AS previous_assignee, t.created_by AS created_by, t.archived AS archived,"
+            + " t.attempt AS attempt, t.lease_expires_at AS lease_expires_at, t.max_attempts AS max_attempts";
     private static final String TASK_BRANCH = TASK_COLUMNS + " FROM taskagent_tasks t WHERE ";
     private static final List<String> CHILD_BRANCHES = List.of(
             childBranch("P", "taskagent_progresses", "c.id", "c.content"),
@@ -96,7 +102,7 @@ final class TaskReader {
 
     /** The task row's version as a statement's snapshot saw it, in the long_a column (see claimingRead). */
     private static final String SNAPSHOT_VERSION_BRANCH =
-            "SELECT 'V', v.id, 0" + ", NULL".repeat(8) + ", v.version" + ", NULL".repeat(5) + " FROM taskagent_tasks v";
+            "SELECT 'V', v.id, 0" + ", NULL".repeat(8) + ", v.version" + ", NULL".repeat(8) + " FROM taskagent_tasks v";
 
     private static final Map<Shape, String> UNIONS = new EnumMap<>(Shape.class);
 
@@ -202,6 +208,23 @@ final class TaskReader {
                 .orElseThrow(() -> new TaskNotFoundException(taskId));
     }
 
+    /**
+     * Reads tasks by id, {@value #IDS_PER_READ} per statement (a fixed shape, so the statement is prepared
+     * once per connection), in no particular order; ids of tasks that do not exist are skipped.
+     */
+    static List<Task> readIds(Connection connection, Dialect dialect, List<Long> ids) throws SQLException {
+        List<Task> tasks = new ArrayList<>(ids.size());
+        for (int from = 0; from < ids.size(); from += IDS_PER_READ) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_READ));
+            Object[] parameters = new Object[IDS_PER_READ];
+            for (int index = 0; index < IDS_PER_READ; index++) {
+                parameters[index] = chunk.get(Math.min(index, chunk.size() - 1));
+            }
+            tasks.addAll(read(connection, dialect, new Filter(Shape.IDS, parameters)));
+        }
+        return tasks;
+    }
+
     /** Reads the selected tasks, in no particular order. */
     static List<Task> read(Connection connection, Dialect dialect, Filter filter) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql(filter.shape(), dialect))) {
@@ -253,7 +276,8 @@ final class TaskReader {
     }
 
     private static Instant time(ResultSet rows, int column) throws SQLException {
-        return JdbcSupport.fromDatabase(rows.getObject(column, LocalDateTime.class));
+        LocalDateTime value = rows.getObject(column, LocalDateTime.class);
+        return value == null ? null : JdbcSupport.fromDatabase(value);
     }
 
     /** The rows of one task, gathered until the task can be built. */
@@ -289,7 +313,10 @@ final class TaskReader {
                     .assignee(rows.getString(14))
                     .previousAssignee(rows.getString(15))
                     .createdBy(rows.getString(16))
-                    .archived(rows.getBoolean(17));
+                    .archived(rows.getBoolean(17))
+                    .attempt(rows.getInt(18))
+                    .leaseExpiresAt(time(rows, 19))
+                    .maxAttempts(rows.getInt(20));
         }
 
         Task build() {

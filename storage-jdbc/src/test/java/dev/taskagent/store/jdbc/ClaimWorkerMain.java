@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +21,8 @@ import java.util.concurrent.Future;
  * <p>Arguments: JDBC URL, assignee, number of threads.
  */
 public final class ClaimWorkerMain {
+    private static final Duration LEASE = Duration.ofMinutes(15);
+
     private ClaimWorkerMain() {}
 
     /**
@@ -59,7 +62,9 @@ public final class ClaimWorkerMain {
 
     static List<Long> claimAll(JdbcTaskStore store, String assignee) {
         List<Long> claimed = new ArrayList<>();
-        for (Optional<Task> task = store.claimNext(assignee); task.isPresent(); task = store.claimNext(assignee)) {
+        for (Optional<Task> task = store.claimNext(assignee, LEASE);
+                task.isPresent();
+                task = store.claimNext(assignee, LEASE)) {
             claimed.add(task.get().id());
         }
         return claimed;

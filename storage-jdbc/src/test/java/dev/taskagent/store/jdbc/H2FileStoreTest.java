@@ -19,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The embedded default: an H2 file database opened with a URL. */
 class H2FileStoreTest {
+    private static final Duration LEASE = Duration.ofMinutes(15);
+
     private final MutableClock clock = MutableClock.standard();
 
     @TempDir
@@ -53,7 +55,7 @@ class H2FileStoreTest {
                 tx.linkMessagesToPlanningSection("s", List.of("m0"));
                 return tx.listTasks("s");
             });
-            store.claimNext("ann");
+            store.claimNext("ann", LEASE);
             written = store.listTasks("s");
             planning = store.inTransaction(tx -> tx.planningMessageIds("s"));
         }

@@ -7,6 +7,7 @@ import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
@@ -47,6 +48,8 @@ import org.mockito.AdditionalAnswers;
  * failures. Subclassed once per database.
  */
 abstract class JdbcTaskStoreTest {
+    private static final Duration LEASE = Duration.ofMinutes(15);
+
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
     protected final MutableClock clock = MutableClock.standard();
@@ -125,7 +128,54 @@ abstract class JdbcTaskStoreTest {
                 track(JdbcTaskStore.builder(dataSource).clock(clock).build());
 
         assertThat(second.findTask(task.id())).contains(task);
-        assertThat(schemaVersions(dataSource)).containsExactly(SchemaMigrator.latestVersion());
+        assertThat(schemaVersions(dataSource)).containsExactlyElementsOf(everySchemaVersion());
+    }
+
+    @Test
+    void aDatabaseAtVersionOneIsMigratedAndItsTasksKeepWorking() throws Exception {
+        DataSource dataSource = database().newDataSource();
+        Dialect dialect;
+        try (Connection connection = dataSource.getConnection()) {
+            dialect = Dialect.detect(connection.getMetaData()).implementation();
+            connection.setAutoCommit(true);
+            try (Statement statement = connection.createStatement()) {
+                for (String script : List.of(SchemaMigrator.VERSION_TABLE_SCRIPT, "V1__tasks.sql")) {
+                    for (String sql : SchemaMigrator.statements(SchemaMigrator.script(dialect, script))) {
+                        statement.execute(sql);
+                    }
+                }
+                statement.execute("INSERT INTO taskagent_schema_version (version, description, installed_at)"
+                        + " VALUES (1, 'tasks', TIMESTAMP '2026-01-01 00:00:00')");
+                statement.execute("INSERT INTO taskagent_sessions (session_id) VALUES ('old')");
+                for (String status : List.of("pending", "running")) {
+                    statement.execute("INSERT INTO taskagent_tasks (session_id, task_order, description, status,"
+                            + " priority, assignee, archived, current_step, created_at, updated_at, version)"
+                            + " VALUES ('old', " + (status.equals("pending") ? 1 : 2) + ", 'from before leases', '"
+                            + status + "', 0, 'veteran', FALSE, 0, TIMESTAMP '2026-01-01 00:00:00',"
+                            + " TIMESTAMP '2026-01-01 00:00:00', 1)");
+                }
+            }
+        }
+
+        JdbcTaskStore store =
+                track(JdbcTaskStore.builder(dataSource).clock(clock).build());
+
+        assertThat(schemaVersions(dataSource)).containsExactlyElementsOf(everySchemaVersion());
+        List<Task> old = store.listTasks("old");
+        assertThat(old).extracting(Task::attempt).containsExactly(0, 0);
+        assertThat(old).extracting(Task::leaseExpiresAt).containsOnlyNulls();
+        assertThat(old).extracting(Task::maxAttempts).containsExactly(0, 0);
+        Task claimed = store.claimNext("veteran", LEASE).orElseThrow();
+        assertThat(claimed.id()).isEqualTo(old.get(0).id());
+        assertThat(claimed.attempt()).isEqualTo(1);
+        assertThat(claimed.isLeased()).isTrue();
+        List<ReclaimedTask> reclaimed = store.inTransaction(tx -> tx.reclaimExpired(3, 10));
+        assertThat(reclaimed)
+                .as("a task running from before leases has no lease to expire")
+                .isEmpty();
+        Task updated = store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(old.get(1).id()).status(TaskStatus.SUCCESS).build()));
+        assertThat(updated.status()).isEqualTo(TaskStatus.SUCCESS);
     }
 
     @Test
@@ -142,7 +192,11 @@ abstract class JdbcTaskStoreTest {
         }
         assertThat(new HashSet<>(ids)).hasSize(4);
         assertThat(started.get(0).listTasks("s")).extracting(Task::order).containsExactly(1, 2, 3, 4);
-        assertThat(schemaVersions(dataSource)).containsExactly(SchemaMigrator.latestVersion());
+        assertThat(schemaVersions(dataSource)).containsExactlyElementsOf(everySchemaVersion());
+    }
+
+    private static List<Integer> everySchemaVersion() {
+        return SchemaMigrator.MIGRATIONS.stream().map(SchemaMigrator::version).toList();
     }
 
     private static List<Integer> schemaVersions(DataSource dataSource) throws SQLException {
@@ -202,7 +256,7 @@ abstract class JdbcTaskStoreTest {
         assertThat(read.userPreferences()).containsExactly(texts.get(5));
         assertThat(read.messageIds()).containsExactly(texts.get(1), texts.get(5), "m'1");
         assertThat(store.listTasks(sessionId)).containsExactly(read);
-        assertThat(store.claimNext(assignee))
+        assertThat(store.claimNext(assignee, LEASE))
                 .hasValueSatisfying(claimed -> assertThat(claimed.description()).isEqualTo(texts.get(6)));
     }
 
@@ -249,8 +303,8 @@ abstract class JdbcTaskStoreTest {
         assertThat(store.listTasks("s")).extracting(Task::description).containsExactly("one");
         assertThat(store.listTasks("S")).extracting(Task::description).containsExactly("two");
         assertThat(store.listTasks("s ")).extracting(Task::description).containsExactly("three");
-        assertThat(store.claimNext("Bob")).map(Task::description).contains("two");
-        assertThat(store.claimNext("bob ")).map(Task::description).contains("three");
+        assertThat(store.claimNext("Bob", LEASE)).map(Task::description).contains("two");
+        assertThat(store.claimNext("bob ", LEASE)).map(Task::description).contains("three");
         assertThat(store.findTask(tasks.get(0).id()).orElseThrow().messageIds()).containsExactly("m", "M", "m ");
     }
 
@@ -290,9 +344,9 @@ abstract class JdbcTaskStoreTest {
 
         List<List<Long>> claimedPerThread = runConcurrently(16, () -> {
             List<Long> claimed = new ArrayList<>();
-            for (Task task = store.claimNext("worker").orElse(null);
+            for (Task task = store.claimNext("worker", LEASE).orElse(null);
                     task != null;
-                    task = store.claimNext("worker").orElse(null)) {
+                    task = store.claimNext("worker", LEASE).orElse(null)) {
                 assertThat(task.status()).isEqualTo(TaskStatus.RUNNING);
                 claimed.add(task.id());
             }
@@ -310,7 +364,7 @@ abstract class JdbcTaskStoreTest {
         for (long id : notClaimable) {
             assertThat(store.findTask(id).orElseThrow().status()).isEqualTo(TaskStatus.PENDING);
         }
-        assertThat(store.claimNext("worker")).isEmpty();
+        assertThat(store.claimNext("worker", LEASE)).isEmpty();
     }
 
     @Test
@@ -324,7 +378,7 @@ abstract class JdbcTaskStoreTest {
         });
         clock.advance(Duration.ofMinutes(1));
 
-        Task claimed = store.claimNext("ann").orElseThrow();
+        Task claimed = store.claimNext("ann", LEASE).orElseThrow();
 
         assertThat(claimed.status()).isEqualTo(TaskStatus.RUNNING);
         assertThat(claimed.version()).isEqualTo(task.version() + 1);

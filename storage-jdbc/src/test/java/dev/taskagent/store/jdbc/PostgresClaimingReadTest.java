@@ -10,6 +10,7 @@ import dev.taskagent.task.TaskStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
  */
 @EnabledIfEnvironmentVariable(named = "TASKAGENT_TEST_POSTGRES_URL", matches = ".+")
 class PostgresClaimingReadTest {
+    private static final Duration LEASE = Duration.ofMinutes(15);
+
     private final DataSource dataSource = TestDatabase.POSTGRES.newDataSource();
     private final JdbcTaskStore store = JdbcTaskStore.builder(dataSource).build();
 
@@ -51,7 +54,7 @@ class PostgresClaimingReadTest {
         execute("CREATE TRIGGER write_during_claim BEFORE UPDATE ON taskagent_tasks"
                 + " FOR EACH ROW EXECUTE FUNCTION write_during_claim()");
 
-        Task claimed = store.inTransaction((TaskTransaction tx) -> tx.claimNext("alice"))
+        Task claimed = store.inTransaction((TaskTransaction tx) -> tx.claimNext("alice", LEASE))
                 .orElseThrow();
 
         assertThat(claimed.id()).isEqualTo(id);
@@ -73,7 +76,7 @@ class PostgresClaimingReadTest {
                 })
                 .id();
 
-        Task claimed = store.inTransaction((TaskTransaction tx) -> tx.claimNext("alice"))
+        Task claimed = store.inTransaction((TaskTransaction tx) -> tx.claimNext("alice", LEASE))
                 .orElseThrow();
 
         assertThat(claimed.comments()).extracting(Comment::text).containsExactly("before the claim");

@@ -31,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledIfEnvironmentVariable(named = "TASKAGENT_TEST_POSTGRES_URL", matches = ".+")
 class PostgresTwoProcessClaimTest {
+    private static final Duration LEASE = Duration.ofMinutes(15);
+
     private static final Duration DEADLINE = Duration.ofSeconds(90);
     private static final int TASKS = 600;
     private static final int THREADS_PER_PROCESS = 4;
@@ -103,7 +105,7 @@ class PostgresTwoProcessClaimTest {
                 assertThat(all).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(ids);
                 assertThat(claimedHere).as("this process claimed some").isNotEmpty();
                 assertThat(claimedThere).as("the other process claimed some").isNotEmpty();
-                assertThat(store.claimNext("worker")).isEmpty();
+                assertThat(store.claimNext("worker", LEASE)).isEmpty();
                 List<Task> queue = store.inTransaction(tx -> tx.listQueue("worker"));
                 assertThat(queue).extracting(Task::version).containsOnly(2L);
             } finally {

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The per-dialect schema folders stay in step (STYLE 8). */
+/**
+ * The per-dialect schema folders stay in step: every dialect has a folder, and every folder holds the same
+ * file names, so a migration added for one database cannot be forgotten for another.
+ */
 class SchemaResourcesTest {
 
     private static Path root() throws URISyntaxException {

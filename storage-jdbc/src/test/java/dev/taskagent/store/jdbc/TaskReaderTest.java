@@ -77,17 +77,18 @@ class TaskReaderTest {
     /** The rows a claiming read returns for task 5 claimed at {@code version}, with two comments. */
     private static String claimingRows(long version, long snapshotVersion) {
         String time = "TIMESTAMP '2026-11-23 10:00:00'";
-        String nulls10 = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL";
+        String nulls13 = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL";
         return "SELECT * FROM ("
                 + "SELECT 'T' AS kind, CAST(5 AS BIGINT) AS task_id, CAST(0 AS BIGINT) AS seq,"
                 + " CAST('Ship it' AS VARCHAR) AS text_a, CAST(NULL AS VARCHAR) AS text_b, 's1' AS text_c,"
                 + " " + time + " AS time_a, " + time + " AS time_b, 1 AS int_a, 2 AS int_b, 0 AS int_c,"
                 + " CAST(" + version + " AS BIGINT) AS long_a, 'running' AS status, 'alice' AS assignee,"
-                + " CAST(NULL AS VARCHAR) AS previous_assignee, 'bob' AS created_by, FALSE AS archived"
-                + " UNION ALL SELECT 'C', 5, 12, 'second', 'bob', NULL, " + time + ", " + nulls10
-                + " UNION ALL SELECT 'C', 5, 11, 'first', 'bob', NULL, " + time + ", " + nulls10
+                + " CAST(NULL AS VARCHAR) AS previous_assignee, 'bob' AS created_by, FALSE AS archived,"
+                + " 0 AS attempt, CAST(NULL AS TIMESTAMP) AS lease_expires_at, 0 AS max_attempts"
+                + " UNION ALL SELECT 'C', 5, 12, 'second', 'bob', NULL, " + time + ", " + nulls13
+                + " UNION ALL SELECT 'C', 5, 11, 'first', 'bob', NULL, " + time + ", " + nulls13
                 + " UNION ALL SELECT 'V', 5, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-                + snapshotVersion + ", NULL, NULL, NULL, NULL, NULL) u";
+                + snapshotVersion + ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) u";
     }
 
     private static Optional<TaskReader.ClaimedRead> readClaimed(String sql) throws SQLException {

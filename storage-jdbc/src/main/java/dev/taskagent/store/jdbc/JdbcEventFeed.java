@@ -1,0 +1,358 @@
+package dev.taskagent.store.jdbc;
+
+import dev.taskagent.event.EventFeed;
+import dev.taskagent.event.EventsPrunedException;
+import dev.taskagent.event.FeedEvent;
+import dev.taskagent.event.FeedListener;
+import dev.taskagent.event.FeedSubscription;
+import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.store.spi.FeedEncoding;
+import dev.taskagent.store.spi.PolledSubscription;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The JDBC store's event feed. Writers insert their events unnumbered, in the transaction of the change. A
+ * reader first numbers the rows that have committed since: under the lock of the one head row it gives
+ * them the next positions in id order and commits, so positions only ever go to committed rows, in the
+ * order they became visible, one after the other; a transaction that commits late gets a later position,
+ * never one behind a position a reader has passed (TS-10.3). Then it reads by position.
+ *
+ * <p>Subscriptions poll, woken early on PostgreSQL by {@code NOTIFY} (a trigger on the events table) on a
+ * dedicated connection, when the store knows a URL to open it with; a lost notification only delays an
+ * event until the next poll. Events older than the retention are pruned in small batches, at most once a
+ * minute, by the reads.
+ *
+ * <p>Thread-safe.
+ */
+final class JdbcEventFeed implements EventFeed {
+    /** How many rows one numbering transaction takes; a backlog takes several. */
+    private static final int NUMBER_BATCH = 1_000;
+
+    private static final int PRUNE_BATCH = 1_000;
+    private static final Duration PRUNE_EVERY = Duration.ofMinutes(1);
+    private static final AtomicInteger SUBSCRIPTIONS = new AtomicInteger();
+
+    private static final String READ = "SELECT position, task_id, session_id, kind, payload, created_at"
+            + " FROM taskagent_events WHERE position > ? ORDER BY position LIMIT ?";
+    private static final String HEAD = "SELECT last_position, pruned_through FROM taskagent_event_head WHERE id = 1";
+
+    private final ConnectionSource connections;
+    private final Dialect dialect;
+    private final Clock clock;
+    private final Duration retention;
+    private final Duration pollInterval;
+    private final PostgresNotifications notifications;
+    private final AtomicLong lastPrune = new AtomicLong(Long.MIN_VALUE);
+
+    /** Woken when a notification says events committed; subscriptions wait on it between polls. */
+    private final ReentrantLock wakeLock = new ReentrantLock();
+
+    private final Condition woken = wakeLock.newCondition();
+
+    JdbcEventFeed(
+            ConnectionSource connections,
+            Dialect dialect,
+            Clock clock,
+            Duration retention,
+            Duration pollInterval,
+            String notificationUrl) {
+        this.connections = connections;
+        this.dialect = dialect;
+        this.clock = clock;
+        this.retention = retention;
+        this.pollInterval = pollInterval;
+        this.notifications = dialect.id() == JdbcDialect.POSTGRESQL && notificationUrl != null
+                ? new PostgresNotifications(notificationUrl, this::wakeUp)
+                : null;
+    }
+
+    @Override
+    public List<FeedEvent> read(long afterPosition, int limit) {
+        FeedEncoding.checkRead(afterPosition, limit);
+        pruneWhenDue();
+        return inTransaction("read the event feed", connection -> {
+            number(connection);
+            List<FeedEvent> events = new ArrayList<>(Math.min(limit, 500));
+            try (PreparedStatement statement = connection.prepareStatement(READ)) {
+                statement.setLong(1, afterPosition);
+                statement.setInt(2, limit);
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        events.add(new FeedEvent(
+                                rows.getLong(1),
+                                rows.getLong(2),
+                                rows.getString(3),
+                                rows.getString(4),
+                                JdbcSupport.fromDatabase(rows.getObject(6, LocalDateTime.class)),
+                                rows.getString(5)));
+                    }
+                }
+            }
+            // The head is read after the rows: rows read before a prune stay valid, and a position pruned
+            // before the read is refused.
+            checkReadable(connection, afterPosition);
+            return events;
+        });
+    }
+
+    @Override
+    public FeedSubscription subscribe(long afterPosition, FeedListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        FeedEncoding.checkPosition(afterPosition);
+        inTransaction("check the position of a subscription", connection -> {
+            number(connection);
+            checkReadable(connection, afterPosition);
+            return null;
+        });
+        if (notifications != null) {
+            notifications.start();
+        }
+        return PolledSubscription.start(
+                "taskagent-feed-" + SUBSCRIPTIONS.incrementAndGet(),
+                afterPosition,
+                listener,
+                this::read,
+                this::awaitWakeUp,
+                pollInterval);
+    }
+
+    @Override
+    public long lastPosition() {
+        return inTransaction("read the feed's last position", connection -> {
+            number(connection);
+            return head(connection)[0];
+        });
+    }
+
+    @Override
+    public long prune(Duration olderThan) {
+        Objects.requireNonNull(olderThan, "olderThan");
+        if (olderThan.isNegative()) {
+            throw new IllegalArgumentException("olderThan must not be negative, was " + olderThan);
+        }
+        Instant cutoff = clock.instant().minus(olderThan);
+        long pruned = 0;
+        while (true) {
+            long batch = inTransaction("prune the event feed", connection -> pruneBatch(connection, cutoff));
+            pruned += batch;
+            if (batch < PRUNE_BATCH) {
+                return pruned;
+            }
+        }
+    }
+
+    /** Stops the notification listener, if one runs. */
+    void close() {
+        if (notifications != null) {
+            notifications.close();
+        }
+    }
+
+    private void pruneWhenDue() {
+        long now = System.nanoTime();
+        long last = lastPrune.get();
+        if (last != Long.MIN_VALUE && now - last < PRUNE_EVERY.toNanos()) {
+            return;
+        }
+        if (lastPrune.compareAndSet(last, now)) {
+            prune(retention);
+        }
+    }
+
+    /** Deletes up to one batch of the oldest events older than the cutoff; returns how many. */
+    private long pruneBatch(Connection connection, Instant cutoff) throws SQLException {
+        long[] head = lockHead(connection);
+        long through = head[1];
+        try (PreparedStatement statement = connection.prepareStatement("SELECT position, created_at FROM"
+                + " taskagent_events WHERE position > ? ORDER BY position LIMIT " + PRUNE_BATCH)) {
+            statement.setLong(1, head[1]);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()
+                        && JdbcSupport.fromDatabase(rows.getObject(2, LocalDateTime.class))
+                                .isBefore(cutoff)) {
+                    through = rows.getLong(1);
+                }
+            }
+        }
+        if (through == head[1]) {
+            return 0;
+        }
+        try (PreparedStatement delete =
+                connection.prepareStatement("DELETE FROM taskagent_events WHERE position > ? AND position <= ?")) {
+            delete.setLong(1, head[1]);
+            delete.setLong(2, through);
+            delete.executeUpdate();
+        }
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE taskagent_event_head SET pruned_through = ? WHERE id = 1")) {
+            update.setLong(1, through);
+            update.executeUpdate();
+        }
+        return through - head[1];
+    }
+
+    /**
+     * Numbers the committed rows that have no position yet, in id order, under the head row's lock, and
+     * commits; a backlog takes several transactions. A look without the lock first spares idle polls the
+     * head row's lock and a write.
+     */
+    private void number(Connection connection) throws SQLException {
+        try (PreparedStatement probe =
+                        connection.prepareStatement("SELECT id FROM taskagent_events WHERE position IS NULL LIMIT 1");
+                ResultSet rows = probe.executeQuery()) {
+            if (!rows.next()) {
+                return;
+            }
+        }
+        while (true) {
+            long[] head = lockHead(connection);
+            List<Long> ids = new ArrayList<>();
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "SELECT id FROM taskagent_events WHERE position IS NULL ORDER BY id LIMIT " + NUMBER_BATCH)) {
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        ids.add(rows.getLong(1));
+                    }
+                }
+            }
+            if (ids.isEmpty()) {
+                connection.commit();
+                return;
+            }
+            long position = head[0];
+            try (PreparedStatement update =
+                    connection.prepareStatement("UPDATE taskagent_events SET position = ? WHERE id = ?")) {
+                for (long id : ids) {
+                    update.setLong(1, ++position);
+                    update.setLong(2, id);
+                    update.addBatch();
+                }
+                update.executeBatch();
+            }
+            try (PreparedStatement update =
+                    connection.prepareStatement("UPDATE taskagent_event_head SET last_position = ? WHERE id = 1")) {
+                update.setLong(1, position);
+                update.executeUpdate();
+            }
+            connection.commit();
+            if (ids.size() < NUMBER_BATCH) {
+                return;
+            }
+        }
+    }
+
+    /** Locks the head row until the transaction ends; returns its last position and how far it was pruned. */
+    private static long[] lockHead(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(HEAD + " FOR UPDATE")) {
+            return readHead(statement);
+        }
+    }
+
+    private static long[] head(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(HEAD)) {
+            return readHead(statement);
+        }
+    }
+
+    private static long[] readHead(PreparedStatement statement) throws SQLException {
+        try (ResultSet rows = statement.executeQuery()) {
+            if (!rows.next()) {
+                throw new SQLException("The event feed's head row is missing from taskagent_event_head");
+            }
+            return new long[] {rows.getLong(1), rows.getLong(2)};
+        }
+    }
+
+    private static void checkReadable(Connection connection, long afterPosition) throws SQLException {
+        long[] head = head(connection);
+        FeedEncoding.checkNotAhead(afterPosition, head[0]);
+        if (afterPosition < head[1]) {
+            throw new EventsPrunedException(afterPosition, head[1] + 1);
+        }
+    }
+
+    private void wakeUp() {
+        wakeLock.lock();
+        try {
+            woken.signalAll();
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    private void awaitWakeUp(Duration atMost) throws InterruptedException {
+        wakeLock.lock();
+        try {
+            woken.await(atMost.toMillis(), TimeUnit.MILLISECONDS);
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Runs feed work on a connection of the store, committing as it goes; a failure rolls back. */
+    private <T> T inTransaction(String operation, Work<T> work) {
+        Connection connection;
+        try {
+            connection = connections.acquire();
+        } catch (SQLException e) {
+            throw new TaskStoreException(
+                    "Could not " + operation + ": no connection from " + connections.description() + ": "
+                            + JdbcSupport.describe(e),
+                    e);
+        }
+        boolean reusable = false;
+        try {
+            dialect.begin(connection);
+            T result = work.run(connection);
+            connection.commit();
+            reusable = true;
+            return result;
+        } catch (SQLException e) {
+            rollbackQuietly(connection);
+            if (dialect.isTransient(e)) {
+                reusable = true;
+            }
+            throw new TaskStoreException("Could not " + operation + ": " + JdbcSupport.describe(e), e);
+        } catch (RuntimeException e) {
+            rollbackQuietly(connection);
+            reusable = true;
+            throw e;
+        } finally {
+            connections.release(connection, reusable);
+        }
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // the original failure is what the caller needs
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcEventFeed[" + dialect + (notifications != null ? ", LISTEN" : ", polling every " + pollInterval)
+                + "]";
+    }
+}
