@@ -4,14 +4,13 @@ import static dev.taskagent.examples.FlagshipDemo.CONCIERGE;
 import static dev.taskagent.examples.FlagshipDemo.RESEARCHER;
 import static dev.taskagent.examples.FlagshipDemo.SESSION;
 
+import dev.taskagent.RunError;
 import dev.taskagent.event.TaskEvent;
-import dev.taskagent.extraction.AgentError;
 import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.extraction.ConversationMessage;
 import dev.taskagent.extraction.MessagePart;
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.ChatModel;
-import dev.taskagent.llm.ChatModelException;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.StepExecutor;
@@ -139,7 +138,7 @@ final class FlagshipRun {
                 .forEach(record -> out.println("    "
                         + abbreviate(record.call().name() + " " + record.call().argumentsJson())));
         if (run.error().isPresent()) {
-            throw stopped(run.error().get());
+            throw stopped("extraction", run.error().get());
         }
         run.createdTasks().forEach(task -> announce("created", task));
         TaskBoard.print(out, "after extraction", store, SESSION, AGENTS);
@@ -148,11 +147,11 @@ final class FlagshipRun {
 
     // A failed model call is the user's configuration or the service: one line says what to do. Any other
     // failure is a real problem and keeps its stack trace.
-    private static RuntimeException stopped(AgentError error) {
-        if (error.stage() == AgentError.Stage.MODEL) {
-            return DemoFailure.modelCall("extraction", error.cause());
+    private static RuntimeException stopped(String stage, RunError error) {
+        if (error.stage() == RunError.Stage.MODEL) {
+            return DemoFailure.modelCall(stage, error.cause());
         }
-        return new IllegalStateException("The extraction stopped: " + error.message(), error.cause());
+        return new IllegalStateException("The " + stage + " stopped: " + error.message(), error.cause());
     }
 
     private Task withSteps(Task trip) {
@@ -183,11 +182,9 @@ final class FlagshipRun {
             printToolCall(queueTools, "signup_for_task", "{\"agent_name\":\"" + RESEARCHER + "\"}");
         }
         stage("4. The worker executes the steps; each ✓ STEP marker ticks the store live");
-        StepRun stepRun;
-        try {
-            stepRun = executor().execute(trip.id());
-        } catch (ChatModelException e) {
-            throw DemoFailure.modelCall("step execution", e);
+        StepRun stepRun = executor().execute(trip.id());
+        if (stepRun.error().isPresent()) {
+            throw stopped("step execution", stepRun.error().get());
         }
         out.println("  " + stepRun.describe());
         TaskBoard.print(out, "after execution", store, SESSION, AGENTS);
@@ -198,7 +195,7 @@ final class FlagshipRun {
         return StepExecutor.builder()
                 .store(store)
                 .chatModel(realModel != null ? realModel : FlagshipScript.execution())
-                .toolbox(Toolbox.of(new StepsExample.SendWhatsApp(out)))
+                .toolbox(Toolbox.of(StepsExample.sendWhatsApp(out)))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted step) {
                         out.println("  [live] step " + step.stepNumber() + " ticked in the store while the model"

@@ -16,7 +16,6 @@ import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
-import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.io.PrintStream;
@@ -75,11 +74,10 @@ public final class StepsExample {
         out.println("Before:");
         out.println(renderCard(task));
 
-        SendWhatsApp sendWhatsApp = new SendWhatsApp(out);
         StepExecutor executor = StepExecutor.builder()
                 .store(store)
                 .chatModel(scriptedModel())
-                .toolbox(Toolbox.of(sendWhatsApp))
+                .toolbox(Toolbox.of(sendWhatsApp(out)))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted step) {
                         out.println("Step " + step.stepNumber() + " ticked while the model is still writing:");
@@ -158,37 +156,23 @@ public final class StepsExample {
                 .build();
     }
 
-    /** The host's WhatsApp tool; here it only prints what it would send. Also used by the flagship demo. */
-    static final class SendWhatsApp implements Tool {
-        private final PrintStream out;
-
-        SendWhatsApp(PrintStream out) {
-            this.out = out;
-        }
-
-        @Override
-        public String name() {
-            return "send_whatsapp";
-        }
-
-        @Override
-        public String description() {
-            return "Sends a WhatsApp message to one of the user's contacts.";
-        }
-
-        @Override
-        public String parametersSchema() {
-            return JsonSchema.object()
-                    .requiredString("to", "the contact's name, as the user calls them")
-                    .requiredString("message", "the message text")
-                    .toJson();
-        }
-
-        @Override
-        public ToolResult call(ToolArguments arguments) {
-            String to = arguments.requiredString("to");
-            out.println("  [tool] send_whatsapp to " + to + ": " + arguments.requiredString("message"));
-            return ToolResult.ok("Sent to " + to + ".");
-        }
+    /**
+     * The host's WhatsApp tool; here it only prints what it would send. Also used by the flagship demo.
+     *
+     * @param out where the tool prints
+     * @return the tool
+     */
+    static Tool sendWhatsApp(PrintStream out) {
+        return Tool.of(
+                "send_whatsapp",
+                "Sends a WhatsApp message to one of the user's contacts.",
+                JsonSchema.object()
+                        .requiredString("to", "the contact's name, as the user calls them")
+                        .requiredString("message", "the message text"),
+                arguments -> {
+                    String to = arguments.requiredName("to");
+                    out.println("  [tool] send_whatsapp to " + to + ": " + arguments.requiredText("message"));
+                    return ToolResult.ok("Sent to " + to + ".");
+                });
     }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.taskfile.Taskfile.TaskDef;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
-import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +21,7 @@ import java.util.Map;
  * as {@code task --list} renders it: with the variables a run would see (dotenv files included, no
  * arguments), except that no command runs, so {@code sh:} values are empty. Thread-safe.
  */
-final class ListUserTasksTool implements Tool {
+final class ListUserTasksTool {
     static final String NAME = "list_user_tasks";
 
     /** go-task's {@code --list} order: tasks without a ':' namespace first, then by name (bytewise). */
@@ -30,34 +29,31 @@ final class ListUserTasksTool implements Tool {
             .thenComparing((a, b) ->
                     Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
 
-    private static final String SCHEMA = JsonSchema.object().toJson();
+    private static final String DESCRIPTION =
+            "Lists the tasks the user defined for this project (in .agent/Taskfile.yml) with what each does."
+                    + " Call it to find the right task before calling run_user_task.";
 
     private final TaskfileSource source;
     private final Settings settings;
 
-    ListUserTasksTool(TaskfileSource source, Settings settings) {
+    private ListUserTasksTool(TaskfileSource source, Settings settings) {
         this.source = source;
         this.settings = settings;
     }
 
-    @Override
-    public String name() {
-        return NAME;
+    /**
+     * Builds the tool over a Taskfile.
+     *
+     * @param source the Taskfile, read again when it changes
+     * @param settings the project root and the run settings
+     * @return {@code list_user_tasks}, which takes no arguments
+     */
+    static Tool tool(TaskfileSource source, Settings settings) {
+        ListUserTasksTool listing = new ListUserTasksTool(source, settings);
+        return Tool.of(NAME, DESCRIPTION, JsonSchema.object(), arguments -> listing.list());
     }
 
-    @Override
-    public String description() {
-        return "Lists the tasks the user defined for this project (in .agent/Taskfile.yml) with what each does."
-                + " Call it to find the right task before calling run_user_task.";
-    }
-
-    @Override
-    public String parametersSchema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(ToolArguments arguments) {
+    private ToolResult list() {
         TaskfileSource.Snapshot snapshot = source.current();
         if (snapshot.problem() != null) {
             return ToolResult.error(unusable(snapshot.problem()));

@@ -1,7 +1,6 @@
 package dev.taskagent.taskfile;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -12,12 +11,13 @@ import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolArgumentException;
 import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolResult;
-import java.util.ArrayList;
 import java.util.List;
 
 /** {@code run_user_task}: runs one task of the Taskfile with literal arguments. Thread-safe. */
-final class RunUserTaskTool implements Tool {
+final class RunUserTaskTool {
     static final String NAME = "run_user_task";
+    static final String TASK_NAME = "task_name";
+    static final String ARGS = "args";
 
     /** At most this many arguments. */
     static final int MAX_ARGS = 100;
@@ -29,44 +29,44 @@ final class RunUserTaskTool implements Tool {
     static final int MAX_TOTAL_ARGS_LENGTH = 65536;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final String SCHEMA = JsonSchema.object()
-            .requiredString("task_name", "The task's name, as list_user_tasks shows it")
+
+    private static final String DESCRIPTION =
+            "Runs one of the user's tasks from .agent/Taskfile.yml (see list_user_tasks) in the project folder"
+                    + " and returns its stdout, its stderr, the exit code and the duration. Tasks run real commands"
+                    + " with the agent's rights: run only what the user's request calls for.";
+
+    private static final JsonSchema PARAMETERS = JsonSchema.object()
+            .requiredString(TASK_NAME, "The task's name, as list_user_tasks shows it")
             .optionalStringArray(
-                    "args",
+                    ARGS,
                     "Extra command-line arguments for the task, one string each (e.g. [\"-v\", \"my file.txt\"])."
-                            + " Each arrives as one literal argument: nothing is expanded by a shell.")
-            .toJson();
+                            + " Each arrives as one literal argument: nothing is expanded by a shell.");
 
     private final TaskfileSource source;
     private final Settings settings;
     private final ShellLauncher launcher;
 
-    RunUserTaskTool(TaskfileSource source, Settings settings, ShellLauncher launcher) {
+    private RunUserTaskTool(TaskfileSource source, Settings settings, ShellLauncher launcher) {
         this.source = source;
         this.settings = settings;
         this.launcher = launcher;
     }
 
-    @Override
-    public String name() {
-        return NAME;
+    /**
+     * Builds the tool over a Taskfile.
+     *
+     * @param source the Taskfile, read again when it changes
+     * @param settings the project root and the run settings
+     * @param launcher starts the commands
+     * @return {@code run_user_task}
+     */
+    static Tool tool(TaskfileSource source, Settings settings, ShellLauncher launcher) {
+        RunUserTaskTool runner = new RunUserTaskTool(source, settings, launcher);
+        return Tool.of(NAME, DESCRIPTION, PARAMETERS, runner::run);
     }
 
-    @Override
-    public String description() {
-        return "Runs one of the user's tasks from .agent/Taskfile.yml (see list_user_tasks) in the project folder"
-                + " and returns its stdout, its stderr, the exit code and the duration. Tasks run real commands with"
-                + " the agent's rights: run only what the user's request calls for.";
-    }
-
-    @Override
-    public String parametersSchema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(ToolArguments arguments) {
-        String name = arguments.requiredString("task_name");
+    private ToolResult run(ToolArguments arguments) {
+        String name = arguments.requiredName(TASK_NAME);
         List<String> args = args(arguments);
         TaskfileSource.Snapshot snapshot = source.current();
         if (snapshot.problem() != null) {
@@ -95,42 +95,40 @@ final class RunUserTaskTool implements Tool {
         return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
-    /** Reads {@code args}: a JSON array of strings, or one string split like a shell splits words. */
-    static List<String> args(ToolArguments arguments) {
-        JsonNode node;
-        try {
-            node = MAPPER.readTree(arguments.toJson()).get("args");
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("ToolArguments holds invalid JSON", e);
-        }
-        List<String> args = new ArrayList<>();
-        if (node == null || node.isNull()) {
-            return args;
-        }
-        if (node.isTextual()) {
-            try {
-                args.addAll(ShellWords.split(node.textValue()));
-            } catch (IllegalArgumentException e) {
-                throw new ToolArgumentException("Argument 'args' could not be split into words: " + e.getMessage()
-                        + ". Send args as a JSON array of strings, e.g. [\"--name\", \"it's\"].");
-            }
-        } else if (node.isArray()) {
-            for (JsonNode element : node) {
-                if (!element.isTextual() && !element.isNumber() && !element.isBoolean()) {
-                    throw new ToolArgumentException("Argument 'args' must be an array of strings; it holds " + element
-                            + ". Send each argument as a string.");
-                }
-                args.add(element.asText());
-            }
+    /**
+     * Reads {@code args}: a JSON array of strings, or one string split like a shell splits words. The
+     * {@link ToolArguments} getters read the values, with their checks and messages.
+     */
+    private static List<String> args(ToolArguments arguments) {
+        List<String> args;
+        if (isString(arguments, ARGS)) {
+            args = words(arguments.requiredString(ARGS));
         } else {
-            throw new ToolArgumentException("Argument 'args' must be an array of strings, not " + node
-                    + ". Send e.g. [\"--verbose\", \"file name.txt\"].");
+            args = arguments.optionalStringList(ARGS).orElse(List.of());
         }
-        check(args);
+        checkLimits(args);
         return args;
     }
 
-    private static void check(List<String> args) {
+    /** Tells whether an argument was sent as one string: the one case {@link ToolArguments} cannot tell. */
+    private static boolean isString(ToolArguments arguments, String name) {
+        try {
+            return MAPPER.readTree(arguments.toJson()).path(name).isTextual();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("ToolArguments holds invalid JSON", e);
+        }
+    }
+
+    private static List<String> words(String line) {
+        try {
+            return ShellWords.split(line);
+        } catch (IllegalArgumentException e) {
+            throw new ToolArgumentException("Argument '" + ARGS + "' could not be split into words: " + e.getMessage()
+                    + ". Send args as a JSON array of strings, e.g. [\"--name\", \"it's\"].");
+        }
+    }
+
+    private static void checkLimits(List<String> args) {
         if (args.size() > MAX_ARGS) {
             throw new ToolArgumentException(
                     "Too many arguments: " + args.size() + "; at most " + MAX_ARGS + " are accepted.");
@@ -138,19 +136,17 @@ final class RunUserTaskTool implements Tool {
         int total = 0;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
-            if (arg.indexOf('\0') >= 0) {
-                throw new ToolArgumentException("Argument " + (i + 1) + " holds a NUL character, which no command can"
-                        + " receive; remove it.");
-            }
             if (arg.length() > MAX_ARG_LENGTH) {
-                throw new ToolArgumentException("Argument " + (i + 1) + " is " + arg.length() + " characters long;"
-                        + " at most " + MAX_ARG_LENGTH + " are accepted. Pass a file name instead of its content.");
+                throw new ToolArgumentException("Argument " + (i + 1) + " in '" + ARGS + "' is " + arg.length()
+                        + " characters long; the limit is " + MAX_ARG_LENGTH
+                        + ". Pass a file name instead of its content.");
             }
             total += arg.length();
         }
         if (total > MAX_TOTAL_ARGS_LENGTH) {
-            throw new ToolArgumentException("The arguments are " + total + " characters long together; at most "
-                    + MAX_TOTAL_ARGS_LENGTH + " are accepted.");
+            throw new ToolArgumentException("The arguments in '" + ARGS + "' are " + total
+                    + " characters long together; the limit is " + MAX_TOTAL_ARGS_LENGTH
+                    + ". Pass file names instead of contents.");
         }
     }
 

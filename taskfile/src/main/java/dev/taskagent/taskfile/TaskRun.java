@@ -1,5 +1,6 @@
 package dev.taskagent.taskfile;
 
+import dev.taskagent.internal.Texts;
 import dev.taskagent.taskfile.Taskfile.Call;
 import dev.taskagent.taskfile.Taskfile.Command;
 import dev.taskagent.taskfile.Taskfile.Defer;
@@ -38,6 +39,9 @@ final class TaskRun {
     private static final Logger LOG = LoggerFactory.getLogger(TaskRun.class);
     private static final int MAX_CALLS_PER_TASK = 100;
     private static final int MAX_COMMAND_IN_MESSAGE = 200;
+
+    /** The quoted arguments of a run are shortened to this many characters in the log. */
+    private static final int MAX_ARGS_IN_LOG = 300;
 
     private final Taskfile taskfile;
     private final Settings settings;
@@ -121,10 +125,7 @@ final class TaskRun {
     }
 
     private void log(RunResult result) {
-        String quotedArgs = ShellWords.quoteAll(result.args());
-        if (quotedArgs.length() > 300) {
-            quotedArgs = quotedArgs.substring(0, 297) + "...";
-        }
+        String quotedArgs = Texts.abbreviate(ShellWords.quoteAll(result.args()), MAX_ARGS_IN_LOG);
         LOG.info(
                 "Ran user task '{}' with args [{}] in {}: exit code {}, {} ms, timed out: {}, stdout dropped {} bytes,"
                         + " stderr dropped {} bytes",
@@ -528,10 +529,7 @@ final class TaskRun {
     }
 
     private static String abbreviate(String command) {
-        String oneLine = command.strip().replace("\n", "\\n");
-        return oneLine.length() <= MAX_COMMAND_IN_MESSAGE
-                ? oneLine
-                : oneLine.substring(0, MAX_COMMAND_IN_MESSAGE - 3) + "...";
+        return Texts.abbreviate(command.strip().replace("\n", "\\n"), MAX_COMMAND_IN_MESSAGE);
     }
 
     static String describe(Duration duration) {

@@ -264,7 +264,8 @@ public final class TaskfileTools {
                 warnings.accept(e.getMessage() + ". The tools list_user_tasks and run_user_task are not registered.");
                 return Toolbox.empty();
             }
-            return Toolbox.of(new ListUserTasksTool(source, settings), new RunUserTaskTool(source, settings, launcher));
+            return Toolbox.of(
+                    ListUserTasksTool.tool(source, settings), RunUserTaskTool.tool(source, settings, launcher));
         }
 
         private Map<String, String> passed() {

@@ -1,5 +1,6 @@
 package dev.taskagent.taskfile;
 
+import dev.taskagent.internal.Texts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,6 +30,9 @@ final class Template {
      * level, so thousands of levels would overflow the stack; real templates use two or three.
      */
     static final int MAX_NESTING = 50;
+
+    /** An error message shows the template it is about up to this many characters. */
+    private static final int MAX_SOURCE_IN_MESSAGE = 80;
 
     private static final Set<String> UNSUPPORTED_KEYWORDS =
             Set.of("range", "with", "define", "template", "block", "break", "continue", "nil");
@@ -841,7 +845,7 @@ final class Template {
         }
 
         private TaskfileException error(String problem) {
-            String shown = source.length() > 80 ? source.substring(0, 77) + "..." : source;
+            String shown = Texts.abbreviate(source, MAX_SOURCE_IN_MESSAGE);
             return new TaskfileException(position, problem + " in the template \"" + shown.replace("\n", "\\n") + "\"");
         }
     }

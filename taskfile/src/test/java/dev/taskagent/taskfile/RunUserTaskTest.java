@@ -138,7 +138,7 @@ class RunUserTaskTest {
     }
 
     @Test
-    void nulTooManyAndTooLongArgumentsAreRejectedBeforeAnythingRuns() {
+    void badArgumentsAreRejectedWithTheSharedMessagesBeforeAnythingRuns() {
         UserTasks tasks = tasks("""
                 version: '3'
                 tasks:
@@ -147,17 +147,32 @@ class RunUserTaskTest {
                 """);
         Run nul = tasks.run("touch", "a\0b");
         assertThat(nul.isError()).isTrue();
-        assertThat(nul.text()).isEqualTo("Argument 1 holds a NUL character, which no command can receive; remove it.");
+        assertThat(nul.text())
+                .isEqualTo("Argument 'args' contains a NUL character (U+0000) at index 1, which cannot be stored."
+                        + " Remove it and send the text again.");
         Run many = tasks.run(
                 "touch",
                 java.util.Collections.nCopies(RunUserTaskTool.MAX_ARGS + 1, "a").toArray(String[]::new));
         assertThat(many.text()).isEqualTo("Too many arguments: 101; at most 100 are accepted.");
         Run longOne = tasks.run("touch", "x".repeat(RunUserTaskTool.MAX_ARG_LENGTH + 1));
-        assertThat(longOne.text()).startsWith("Argument 1 is 8193 characters long; at most 8192 are accepted.");
+        assertThat(longOne.text())
+                .isEqualTo("Argument 1 in 'args' is 8193 characters long; the limit is 8192. Pass a file name"
+                        + " instead of its content.");
+        Run tooLongTogether = tasks.run(
+                "touch",
+                java.util.Collections.nCopies(9, "x".repeat(RunUserTaskTool.MAX_ARG_LENGTH))
+                        .toArray(String[]::new));
+        assertThat(tooLongTogether.text())
+                .isEqualTo("The arguments in 'args' are 73728 characters long together; the limit is 65536. Pass"
+                        + " file names instead of contents.");
         Run unclosed = tasks.runJson("{\"task_name\":\"touch\",\"args\":\"it's\"}");
         assertThat(unclosed.text()).startsWith("Argument 'args' could not be split into words: a single quote");
         Run object = tasks.runJson("{\"task_name\":\"touch\",\"args\":[{\"a\":1}]}");
         assertThat(object.text()).startsWith("Argument 'args' must be an array of strings");
+        Run number = tasks.runJson("{\"task_name\":\"touch\",\"args\":[\"-n\",3]}");
+        assertThat(number.text()).isEqualTo("Argument 'args' must be an array of strings; it holds the number 3.");
+        Run blankName = tasks.runJson("{\"task_name\":\" \"}");
+        assertThat(blankName.text()).isEqualTo("Argument 'task_name' must not be blank; send a name.");
         assertThat(root.resolve("ran")).doesNotExist();
     }
 

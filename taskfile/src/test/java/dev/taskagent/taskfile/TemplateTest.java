@@ -104,6 +104,15 @@ class TemplateTest {
     }
 
     @Test
+    void anErrorShowsALongTemplateCutWithAnEllipsisAndNeverHalfAnEmoji() {
+        String template = "x".repeat(76) + "\uD83D\uDE00 {{end}}"; // the emoji's two halves at 76 and 77
+        assertThatThrownBy(() -> Template.parse(template, POSITION))
+                .isInstanceOf(TaskfileException.class)
+                .hasMessageEndingWith(
+                        "{{end}} without {{if}} in the template \"" + "x".repeat(76) + "\uD83D\uDE00 \u2026\"");
+    }
+
+    @Test
     void deeplyNestedParenthesesAreRefusedWithThePlaceInsteadOfOverflowingTheStack() {
         String nested = "{{" + "(".repeat(5000) + ".A" + ")".repeat(5000) + "}}";
         assertThatThrownBy(() -> Template.parse(nested, POSITION))
