@@ -1,0 +1,90 @@
+package dev.taskagent.mcp;
+
+import dev.taskagent.llm.ToolCall;
+import dev.taskagent.tool.Tool;
+import dev.taskagent.tool.ToolExecutionException;
+import dev.taskagent.tool.ToolResult;
+import dev.taskagent.tool.Toolbox;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adapts taskagent {@link Tool}s to MCP tools, once: name, description, input schema, output schema and
+ * annotations on the way out; on a call, the arguments go through {@link Toolbox#call(ToolCall)} exactly
+ * as a Java model's calls do, so a bad argument is the same soft error ({@code isError}) with the same
+ * text. A tool that fails on the server (the store is down) answers with an {@code isError} result that
+ * says so; its cause is logged, not sent.
+ *
+ * <p>Thread-safe.
+ */
+final class McpTools {
+    private static final Logger LOG = LoggerFactory.getLogger(McpTools.class);
+
+    private final Toolbox toolbox;
+    private final McpJsonMapper jsonMapper;
+
+    private final AtomicLong callIds = new AtomicLong();
+
+    McpTools(Toolbox toolbox, McpJsonMapper jsonMapper) {
+        this.toolbox = toolbox;
+        this.jsonMapper = jsonMapper;
+    }
+
+    /**
+     * Returns the MCP specification of every tool of the toolbox.
+     *
+     * @return the specifications, in the toolbox's order
+     * @throws IllegalArgumentException if a tool has no entry in {@link ToolHints}
+     */
+    List<SyncToolSpecification> specifications() {
+        return toolbox.tools().stream().map(this::specification).toList();
+    }
+
+    private SyncToolSpecification specification(Tool tool) {
+        McpSchema.ToolAnnotations annotations = ToolHints.annotations(tool.name())
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "Tool '" + tool.name() + "' has no MCP annotations: add it to ToolHints before serving it"));
+        McpSchema.Tool.Builder definition = McpSchema.Tool.builder(tool.name(), jsonMapper, tool.parametersSchema())
+                .title(annotations.title())
+                .description(tool.description())
+                .annotations(annotations);
+        tool.outputSchema().ifPresent(schema -> definition.outputSchema(jsonMapper, schema));
+        return SyncToolSpecification.builder()
+                .tool(definition.build())
+                .callHandler((exchange, request) -> call(tool.name(), request.arguments()))
+                .build();
+    }
+
+    private McpSchema.CallToolResult call(String toolName, Map<String, Object> arguments) {
+        ToolResult result;
+        try {
+            String argumentsJson = jsonMapper.writeValueAsString(arguments == null ? Map.of() : arguments);
+            result = toolbox.call(new ToolCall("mcp-" + callIds.incrementAndGet(), toolName, argumentsJson));
+        } catch (IOException e) {
+            // Cannot happen for what a JSON parser produced; answered like any other server failure.
+            LOG.error("Could not write the arguments of a call to {} as JSON", toolName, e);
+            result = serverFailure(toolName);
+        } catch (ToolExecutionException e) {
+            LOG.error("Tool {} failed", toolName, e.getCause());
+            result = serverFailure(toolName);
+        }
+        McpSchema.CallToolResult.Builder answer =
+                McpSchema.CallToolResult.builder().addTextContent(result.text()).isError(result.isError());
+        if (result.hasStructuredContent() && !result.isError()) {
+            answer.structuredContent(jsonMapper, result.structuredContent());
+        }
+        return answer.build();
+    }
+
+    private static ToolResult serverFailure(String toolName) {
+        return ToolResult.error("The server failed to run " + toolName
+                + " (its task store may be unreachable) and did not complete the call. Try again later.");
+    }
+}

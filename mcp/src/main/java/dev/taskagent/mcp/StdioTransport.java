@@ -1,0 +1,246 @@
+package dev.taskagent.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * The stdio transport: one session, newline-delimited JSON-RPC on an input and an output stream.
+ *
+ * <p>The SDK has a stdio transport; this one exists for what a server that many clients rely on must do
+ * with bad input, which that one does not: a line that is not a JSON-RPC message is answered with a
+ * JSON-RPC parse error and the next line is read (the SDK's stops reading); a line over the size limit is
+ * skipped and answered with an error; a request before {@code initialize} is refused at once (the SDK's
+ * session would hold it until initialization, for ever) and so is a second {@code initialize}. Messages
+ * themselves are parsed, dispatched and answered by the SDK's session.
+ *
+ * <p>Thread-safe: one reader thread; writes are serialised.
+ */
+final class StdioTransport implements McpServerTransportProvider {
+    private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
+
+    private final McpJsonMapper jsonMapper;
+    private final InputStream input;
+    private final OutputStream output;
+    private final int maxMessageBytes;
+    private final Runnable onEnd;
+    private final Object writeLock = new Object();
+    private final AtomicBoolean initializeSeen = new AtomicBoolean();
+    private final AtomicBoolean initializedSeen = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private volatile McpServerSession session;
+
+    StdioTransport(
+            McpJsonMapper jsonMapper, InputStream input, OutputStream output, int maxMessageBytes, Runnable onEnd) {
+        this.jsonMapper = jsonMapper;
+        this.input = input;
+        this.output = output;
+        this.maxMessageBytes = maxMessageBytes;
+        this.onEnd = onEnd;
+    }
+
+    @Override
+    public void setSessionFactory(McpServerSession.Factory sessionFactory) {
+        this.session = sessionFactory.create(new SessionTransport());
+        Thread reader = new Thread(this::readUntilEnd, "taskagent-mcp-stdio");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    @Override
+    public Mono<Void> notifyClients(String method, Object params) {
+        McpServerSession current = session;
+        return current == null ? Mono.empty() : current.sendNotification(method, params);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.fromRunnable(this::close);
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            McpServerSession current = session;
+            if (current != null) {
+                current.close();
+            }
+        }
+    }
+
+    /**
+     * Waits until the input ended or the transport was closed.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    void awaitEnd() throws InterruptedException {
+        ended.await();
+    }
+
+    private void readUntilEnd() {
+        try (BufferedInputStream in = new BufferedInputStream(input)) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            boolean oversized = false;
+            int next;
+            while (!closed.get() && (next = in.read()) != -1) {
+                if (next != '\n') {
+                    if (line.size() < maxMessageBytes) {
+                        line.write(next);
+                    } else {
+                        oversized = true;
+                    }
+                    continue;
+                }
+                if (oversized) {
+                    sendErrorWithoutId(
+                            McpSchema.ErrorCodes.INVALID_REQUEST,
+                            "Message over the size limit of " + maxMessageBytes + " bytes; it was skipped.");
+                } else {
+                    dispatchSafely(line.toString(StandardCharsets.UTF_8).strip());
+                }
+                line.reset();
+                oversized = false;
+            }
+        } catch (IOException e) {
+            if (!closed.get()) {
+                LOG.warn("Reading the standard input failed; the stdio session ends", e);
+            }
+        } finally {
+            close();
+            ended.countDown();
+            onEnd.run();
+        }
+    }
+
+    private void dispatchSafely(String line) {
+        try {
+            dispatch(line);
+        } catch (RuntimeException e) {
+            // One bad message must not end the session.
+            LOG.warn("A message of the stdio session could not be handled", e);
+            sendErrorWithoutId(McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: " + e.getMessage());
+        }
+    }
+
+    private void dispatch(String line) {
+        if (line.isEmpty()) {
+            return;
+        }
+        McpSchema.JSONRPCMessage message;
+        try {
+            message = McpSchema.deserializeJsonRpcMessage(jsonMapper, line);
+        } catch (IOException | RuntimeException e) {
+            sendErrorWithoutId(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not a JSON-RPC message");
+            return;
+        }
+        if (message instanceof McpSchema.JSONRPCRequest request && !lifecycleAllows(request)) {
+            return;
+        }
+        if (message instanceof McpSchema.JSONRPCNotification notification
+                && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
+            initializedSeen.set(true);
+        }
+        session.handle(message)
+                .subscribe(null, failure -> LOG.warn("Handling a message of the stdio session failed", failure));
+    }
+
+    /** Refuses a request before {@code initialize} (a ping excepted) and a second {@code initialize}. */
+    private boolean lifecycleAllows(McpSchema.JSONRPCRequest request) {
+        if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+            if (initializeSeen.compareAndSet(false, true)) {
+                return true;
+            }
+            send(McpSchema.JSONRPCResponse.error(
+                    request.id(),
+                    error(
+                            McpSchema.ErrorCodes.INVALID_REQUEST,
+                            "Already initialized: a connection sends initialize once.")));
+            return false;
+        }
+        if (McpSchema.METHOD_PING.equals(request.method()) || initializedSeen.get()) {
+            return true;
+        }
+        // The SDK's session would hold a request until notifications/initialized arrives: for ever, if the
+        // client never sends it.
+        String missing = initializeSeen.get()
+                ? "send notifications/initialized (after the initialize result) before "
+                : "send initialize before ";
+        send(McpSchema.JSONRPCResponse.error(
+                request.id(),
+                error(McpSchema.ErrorCodes.INVALID_REQUEST, "Not initialized: " + missing + request.method() + ".")));
+        return false;
+    }
+
+    private static McpSchema.JSONRPCResponse.JSONRPCError error(int code, String message) {
+        return new McpSchema.JSONRPCResponse.JSONRPCError(code, message, null);
+    }
+
+    /** Answers a message whose id is unknown: JSON-RPC's error response with {@code "id": null}. */
+    private void sendErrorWithoutId(int code, String message) {
+        try {
+            String error =
+                    jsonMapper.writeValueAsString(new McpSchema.JSONRPCResponse.JSONRPCError(code, message, null));
+            write("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":" + error + "}");
+        } catch (IOException e) {
+            LOG.warn("Could not write an error response", e);
+        }
+    }
+
+    private void send(McpSchema.JSONRPCMessage message) {
+        try {
+            write(jsonMapper.writeValueAsString(message));
+        } catch (IOException e) {
+            LOG.warn("Could not write a message", e);
+        }
+    }
+
+    private void write(String json) {
+        try {
+            byte[] bytes = (json + "\n").getBytes(StandardCharsets.UTF_8);
+            synchronized (writeLock) {
+                output.write(bytes);
+                output.flush();
+            }
+        } catch (IOException e) {
+            if (!closed.get()) {
+                LOG.warn("Writing to the standard output failed", e);
+            }
+        }
+    }
+
+    /** The session's side: what the SDK's session sends goes out as one line each. */
+    private final class SessionTransport implements McpServerTransport {
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return Mono.fromRunnable(() -> send(message));
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+            return jsonMapper.convertValue(data, typeRef);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return Mono.empty();
+        }
+
+        @Override
+        public void close() {}
+    }
+}

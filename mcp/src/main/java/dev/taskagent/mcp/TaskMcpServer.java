@@ -1,0 +1,623 @@
+package dev.taskagent.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.taskagent.queue.LeaseReaper;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.taskfile.TaskfileTools;
+import dev.taskagent.tool.Toolbox;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.http.HttpServlet;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An MCP server that serves taskagent's tools, so that agents in any language (Claude Code, Claude
+ * Desktop, Cursor, Python and TypeScript agents) share one task queue with the Java application. Built
+ * on the official MCP Java SDK; speaks stdio or Streamable HTTP at {@code /mcp}.
+ *
+ * <pre>{@code
+ * try (TaskMcpServer server = TaskMcpServer.builder()
+ *         .store(store)
+ *         .toolsets(Toolset.QUEUE, Toolset.TASKS)
+ *         .http("127.0.0.1", 8765)
+ *         .build()
+ *         .start()) {
+ *     server.awaitTermination();
+ * }
+ * }</pre>
+ *
+ * <p>Security defaults: HTTP listens on a loopback address unless told otherwise, and any other address
+ * needs a bearer token, checked on every request; requests whose Origin is not a loopback origin (or one
+ * allowed explicitly) are refused with 403, and so are Host headers that do not name a loopback host
+ * (421) while the server listens on loopback; request bodies are limited ({@value
+ * #DEFAULT_MAX_REQUEST_BYTES} bytes unless set); the {@link Toolset#TASKFILE} toolset, which runs commands,
+ * is served only when asked for.
+ *
+ * <p>To serve MCP from the application's own servlet container instead, {@link Builder#buildServlet()}
+ * returns the servlet, with the same checks.
+ *
+ * <p>Thread-safe. The server does not close the store it was given.
+ */
+public final class TaskMcpServer implements AutoCloseable {
+    /** The address HTTP listens on unless told otherwise. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
+    /** The port of the runnable jar's HTTP server unless told otherwise. */
+    public static final int DEFAULT_PORT = 8765;
+
+    /** The largest request body accepted unless set: a task's largest text (1 Mi characters) fits in it. */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+    /** The shortest bearer token accepted: shorter ones are guessable. */
+    public static final int MIN_TOKEN_LENGTH = 16;
+
+    /** Sent to clients in {@code initialize}: how the tools fit together, for the model. */
+    static final String INSTRUCTIONS = "A task queue shared by several agents. Claim your next task with"
+            + " signup_for_task, finish it with complete_task naming the attempt the claim gave you, or hand it"
+            + " to another agent with move_task and a comment.";
+
+    /** The builder's settings, copied: a built server does not change with its builder. */
+    private record Settings(
+            boolean stdio,
+            InputStream input,
+            OutputStream output,
+            String host,
+            int port,
+            String bearerToken,
+            List<String> allowedOrigins,
+            List<String> allowedHosts,
+            int maxRequestBytes,
+            Duration reaperInterval) {}
+
+    private final Settings config;
+    private final TaskQueue queue;
+    private final Toolbox toolbox;
+    private final McpJsonMapper jsonMapper = WireJson.mapper();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean mcpClosed = new AtomicBoolean();
+    private volatile McpSyncServer mcp;
+    private volatile JettyHttp http;
+    private volatile StdioTransport stdio;
+    private volatile LeaseReaper reaper;
+
+    private TaskMcpServer(Builder builder) {
+        this.queue = builder.resolvedQueue();
+        this.toolbox = builder.toolbox(queue);
+        this.config = new Settings(
+                builder.stdio,
+                builder.input,
+                builder.output,
+                builder.host,
+                builder.port,
+                builder.bearerToken,
+                List.copyOf(builder.allowedOrigins),
+                List.copyOf(builder.allowedHosts),
+                builder.maxRequestBytes,
+                builder.reaperInterval);
+    }
+
+    /**
+     * Starts configuring a server.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts serving: listens on the HTTP address, or reads the stdio input, and starts the lease reaper
+     * if one was asked for.
+     *
+     * @return this server
+     * @throws IllegalStateException if it was started before or closed, or the HTTP address cannot be
+     *     listened on (the message names the address and the cause)
+     */
+    public TaskMcpServer start() {
+        if (closed.get() || !started.compareAndSet(false, true)) {
+            throw new IllegalStateException("The MCP server was already started" + (closed.get() ? " and closed" : ""));
+        }
+        if (config.reaperInterval() != null) {
+            reaper = LeaseReaper.builder(queue)
+                    .interval(config.reaperInterval())
+                    .threadName("taskagent-mcp-lease-reaper")
+                    .start();
+        }
+        if (config.stdio()) {
+            stdio = new StdioTransport(
+                    jsonMapper, config.input(), config.output(), config.maxRequestBytes(), this::close);
+            mcp = configure(McpServer.sync(stdio)).build();
+        } else {
+            JettyHttp jetty = new JettyHttp(config.host(), config.port(), servlet(config.host()));
+            try {
+                jetty.start();
+            } catch (Exception e) {
+                close();
+                throw new IllegalStateException(
+                        "Could not listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+            }
+            http = jetty;
+        }
+        return this;
+    }
+
+    /**
+     * Returns the port HTTP listens on; the one the system chose when the builder asked for port 0.
+     *
+     * @return the port
+     * @throws IllegalStateException if the server does not serve HTTP or is not started
+     */
+    public int port() {
+        JettyHttp current = http;
+        if (current == null) {
+            throw new IllegalStateException("The MCP server serves no HTTP (stdio, or not started)");
+        }
+        return current.port();
+    }
+
+    /**
+     * Returns the URL clients connect to.
+     *
+     * @return e.g. {@code http://127.0.0.1:8765/mcp}
+     * @throws IllegalStateException if the server does not serve HTTP or is not started
+     */
+    public URI endpoint() {
+        String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+        return URI.create("http://" + host + ":" + port() + JettyHttp.PATH);
+    }
+
+    /**
+     * Names the tools the server serves.
+     *
+     * @return the names, in the order clients list them
+     */
+    public Set<String> toolNames() {
+        return toolbox.names();
+    }
+
+    /**
+     * Waits until the server stops: until {@link #close()} is called or, on stdio, the input ends.
+     *
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    /** Stops serving and the lease reaper; leaves the store open. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            LeaseReaper currentReaper = reaper;
+            if (currentReaper != null) {
+                currentReaper.close();
+            }
+            StdioTransport currentStdio = stdio;
+            if (currentStdio != null) {
+                currentStdio.close();
+            }
+            // Closing the MCP sessions first ends their open event streams, so that HTTP stops at once.
+            closeMcp();
+            JettyHttp currentHttp = http;
+            if (currentHttp != null) {
+                currentHttp.stop();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("Stopping the MCP server failed: " + e.getMessage(), e);
+        } finally {
+            terminated.countDown();
+        }
+    }
+
+    private void closeMcp() {
+        McpSyncServer current = mcp;
+        if (current != null && mcpClosed.compareAndSet(false, true)) {
+            current.closeGracefully();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TaskMcpServer[" + (config.stdio() ? "stdio" : "http " + config.host() + ":" + config.port())
+                + ", tools=" + toolbox.names() + "]";
+    }
+
+    /** The gate servlet over the SDK's Streamable HTTP servlet, and the MCP server behind it. */
+    private HttpServlet servlet(String host) {
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(jsonMapper)
+                .mcpEndpoint(JettyHttp.PATH)
+                .securityValidator(securityValidator(host))
+                .maxRequestSize(config.maxRequestBytes())
+                .build();
+        McpSyncServer server =
+                configure(McpServer.sync(transport)).immediateExecution(true).build();
+        mcp = server;
+        return new HttpGate(transport, config.bearerToken(), this::closeMcp);
+    }
+
+    private DefaultServerTransportSecurityValidator securityValidator(String host) {
+        DefaultServerTransportSecurityValidator.Builder validator = DefaultServerTransportSecurityValidator.builder();
+        for (String loopback : List.of("localhost", "127.0.0.1", "[::1]")) {
+            validator.allowedOrigin("http://" + loopback + ":*").allowedOrigin("https://" + loopback + ":*");
+        }
+        validator.allowedOrigins(config.allowedOrigins());
+        // Host validation is what stops DNS rebinding of a loopback server; a server on another address
+        // is protected by its token instead, and checks Host only for the hosts it was told about.
+        if (host == null || isLoopback(host) || !config.allowedHosts().isEmpty()) {
+            if (host == null || isLoopback(host)) {
+                validator.allowedHosts(List.of("localhost:*", "127.0.0.1:*", "[::1]:*"));
+            }
+            validator.allowedHosts(config.allowedHosts());
+        }
+        return validator.build();
+    }
+
+    private McpServer.SyncSpecification<?> configure(McpServer.SyncSpecification<?> specification) {
+        List<SyncToolSpecification> tools = new McpTools(toolbox, jsonMapper).specifications();
+        return specification
+                .serverInfo(
+                        new McpSchema.Implementation("taskagent", "taskagent task queue", version(), null, null, null))
+                .instructions(INSTRUCTIONS)
+                .capabilities(
+                        McpSchema.ServerCapabilities.builder().tools(false).build())
+                .jsonMapper(jsonMapper)
+                .jsonSchemaValidator(new DefaultJsonSchemaValidator())
+                // The tools check their own arguments and say, for the model, what to send instead.
+                .validateToolInputs(false)
+                .tools(tools);
+    }
+
+    private static String version() {
+        String version = TaskMcpServer.class.getPackage().getImplementationVersion();
+        return version == null ? "development" : version;
+    }
+
+    static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Configures a {@link TaskMcpServer}: the store, the toolsets, and the transport (stdio or HTTP), or
+     * {@link #buildServlet()} for the application's own servlet container. Each setter checks its value;
+     * {@link #build()} checks that they fit together.
+     *
+     * <p>Not thread-safe.
+     */
+    public static final class Builder {
+        private TaskStore store;
+        private TaskQueue queue;
+        private final Set<Toolset> toolsets = EnumSet.noneOf(Toolset.class);
+        private Path taskfileProject;
+        private boolean stdio;
+        private InputStream input;
+        private OutputStream output;
+        private String host;
+        private int port;
+        private String bearerToken;
+        private final List<String> allowedOrigins = new ArrayList<>();
+        private final List<String> allowedHosts = new ArrayList<>();
+        private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+        private Duration reaperInterval;
+
+        private Builder() {}
+
+        /**
+         * Serves the tasks of this store, through a queue with the default settings.
+         *
+         * @param value the store; the server does not close it
+         * @return this builder
+         * @throws IllegalStateException if a queue was set
+         */
+        public Builder store(TaskStore value) {
+            if (queue != null) {
+                throw new IllegalStateException("Set a store or a queue, not both (the queue has a store)");
+            }
+            store = Objects.requireNonNull(value, "store");
+            return this;
+        }
+
+        /**
+         * Serves the tasks of this queue (its store, session, lease and listeners).
+         *
+         * @param value the queue
+         * @return this builder
+         * @throws IllegalStateException if a store was set
+         */
+        public Builder queue(TaskQueue value) {
+            if (store != null) {
+                throw new IllegalStateException("Set a store or a queue, not both (the queue has a store)");
+            }
+            queue = Objects.requireNonNull(value, "queue");
+            return this;
+        }
+
+        /**
+         * Chooses the toolsets to serve; {@link Toolset#QUEUE} unless set.
+         *
+         * @param values one or more toolsets
+         * @return this builder
+         * @throws IllegalArgumentException if none is given
+         */
+        public Builder toolsets(Toolset... values) {
+            return toolsets(Arrays.asList(values));
+        }
+
+        /**
+         * Chooses the toolsets to serve; {@link Toolset#QUEUE} unless set.
+         *
+         * @param values one or more toolsets
+         * @return this builder
+         * @throws IllegalArgumentException if none is given
+         */
+        public Builder toolsets(Collection<Toolset> values) {
+            if (values.isEmpty()) {
+                throw new IllegalArgumentException("Choose at least one toolset: " + Arrays.toString(Toolset.values()));
+            }
+            values.forEach(value -> Objects.requireNonNull(value, "toolset"));
+            toolsets.clear();
+            toolsets.addAll(values);
+            return this;
+        }
+
+        /**
+         * Names the project whose {@code .agent/Taskfile.yml} the {@link Toolset#TASKFILE} toolset runs.
+         *
+         * @param value the project's root directory
+         * @return this builder
+         * @throws IllegalArgumentException if it is not a directory
+         */
+        public Builder taskfileProject(Path value) {
+            Objects.requireNonNull(value, "taskfileProject");
+            if (!Files.isDirectory(value)) {
+                throw new IllegalArgumentException("The Taskfile project " + value + " is not a directory");
+            }
+            taskfileProject = value;
+            return this;
+        }
+
+        /**
+         * Speaks MCP on the process's standard input and output. Nothing else may write to standard
+         * output then: log to standard error.
+         *
+         * @return this builder
+         */
+        public Builder stdio() {
+            return stdio(System.in, System.out);
+        }
+
+        /**
+         * Speaks MCP on these streams, one JSON-RPC message a line.
+         *
+         * @param in where client messages come from; its end ends the server
+         * @param out where the server's messages go
+         * @return this builder
+         * @throws IllegalStateException if HTTP was chosen
+         */
+        public Builder stdio(InputStream in, OutputStream out) {
+            if (host != null) {
+                throw new IllegalStateException("Choose stdio or HTTP, not both");
+            }
+            input = Objects.requireNonNull(in, "in");
+            output = Objects.requireNonNull(out, "out");
+            stdio = true;
+            return this;
+        }
+
+        /**
+         * Serves Streamable HTTP at {@code /mcp} on this address and port. An address that is not a
+         * loopback address needs a {@linkplain #bearerToken(String) bearer token}.
+         *
+         * @param address the address to listen on, e.g. {@value #DEFAULT_HOST} or {@code 0.0.0.0}
+         * @param portNumber 0-65535; 0 lets the system choose (see {@link TaskMcpServer#port()})
+         * @return this builder
+         * @throws IllegalArgumentException if the address is blank or the port out of range
+         * @throws IllegalStateException if stdio was chosen
+         */
+        public Builder http(String address, int portNumber) {
+            Objects.requireNonNull(address, "address");
+            if (address.isBlank()) {
+                throw new IllegalArgumentException("The HTTP address is blank");
+            }
+            if (portNumber < 0 || portNumber > 65_535) {
+                throw new IllegalArgumentException("The HTTP port must be 0-65535, was " + portNumber);
+            }
+            if (stdio) {
+                throw new IllegalStateException("Choose stdio or HTTP, not both");
+            }
+            host = address.strip();
+            port = portNumber;
+            return this;
+        }
+
+        /**
+         * Requires every HTTP request to carry {@code Authorization: Bearer <token>}; refused requests get
+         * 401.
+         *
+         * @param token at least {@value #MIN_TOKEN_LENGTH} characters, no white space
+         * @return this builder
+         * @throws IllegalArgumentException if the token is too short or has white space
+         */
+        public Builder bearerToken(String token) {
+            Objects.requireNonNull(token, "token");
+            if (token.length() < MIN_TOKEN_LENGTH || token.chars().anyMatch(Character::isWhitespace)) {
+                throw new IllegalArgumentException("The bearer token must have at least " + MIN_TOKEN_LENGTH
+                        + " characters and no white space (got " + token.length() + " characters)");
+            }
+            bearerToken = token;
+            return this;
+        }
+
+        /**
+         * Also accepts requests from these browser origins (besides loopback ones), e.g. {@code
+         * https://board.example.com}; {@code http://host:*} allows any port.
+         *
+         * @param origins the origins
+         * @return this builder
+         */
+        public Builder allowedOrigins(String... origins) {
+            Arrays.stream(origins)
+                    .map(origin -> Objects.requireNonNull(origin, "origin"))
+                    .forEach(allowedOrigins::add);
+            return this;
+        }
+
+        /**
+         * Also accepts these {@code Host} headers, e.g. {@code tasks.internal:8765}; {@code name:*} allows
+         * any port. On a non-loopback address, naming hosts turns Host validation on.
+         *
+         * @param hosts the host names, with their port
+         * @return this builder
+         */
+        public Builder allowedHosts(String... hosts) {
+            Arrays.stream(hosts)
+                    .map(hostName -> Objects.requireNonNull(hostName, "host"))
+                    .forEach(allowedHosts::add);
+            return this;
+        }
+
+        /**
+         * Limits the size of one request body (HTTP) or message line (stdio); larger ones are refused (HTTP
+         * 413, or a JSON-RPC error on stdio) and the server goes on.
+         *
+         * @param bytes the limit; {@value #DEFAULT_MAX_REQUEST_BYTES} unless set
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder maxRequestBytes(int bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxRequestBytes must be positive, was " + bytes);
+            }
+            maxRequestBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Runs a {@link LeaseReaper} while the server runs, so that the tasks of agents that vanished
+         * return to their queues. Off unless set: an application that embeds the server may run its own.
+         *
+         * @param interval how often expired claims are reclaimed
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder reclaimExpiredLeasesEvery(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("The reclaim interval must be positive, was " + interval);
+            }
+            reaperInterval = interval;
+            return this;
+        }
+
+        /**
+         * Builds the server; {@link TaskMcpServer#start()} starts it.
+         *
+         * @return the server, not started
+         * @throws IllegalStateException if no store or queue, or no transport, was set; if a non-loopback
+         *     address has no bearer token; if a token was set for stdio; if the taskfile toolset has no
+         *     project or a project was set without it
+         */
+        public TaskMcpServer build() {
+            if (!stdio && host == null) {
+                throw new IllegalStateException(
+                        "Choose a transport: stdio() or http(address, port); or buildServlet() for your own container");
+            }
+            if (stdio && bearerToken != null) {
+                throw new IllegalStateException("A bearer token protects HTTP; stdio has no use for one");
+            }
+            if (host != null && bearerToken == null && !isLoopback(host)) {
+                throw new IllegalStateException("Listening on " + host
+                        + " (not a loopback address) requires a bearer token: set bearerToken(...),"
+                        + " or listen on 127.0.0.1");
+            }
+            return new TaskMcpServer(this);
+        }
+
+        /**
+         * Builds the MCP servlet for the application's own servlet container, with the checks of the
+         * HTTP server (bearer token if set, Origin and Host, size limit). Register it with async support
+         * at a path that ends in {@code /mcp}; destroying it stops the MCP server (not the store). By
+         * default it accepts loopback Host headers only: name the others with {@link
+         * #allowedHosts(String...)}.
+         *
+         * @return the servlet
+         * @throws IllegalStateException if no store or queue was set, or stdio or HTTP was chosen (the
+         *     container is the transport), or the toolsets do not fit (see {@link #build()})
+         */
+        public HttpServlet buildServlet() {
+            if (stdio || host != null) {
+                throw new IllegalStateException(
+                        "buildServlet() serves through your container: do not choose stdio() or http(...)");
+            }
+            return new TaskMcpServer(this).servlet(null);
+        }
+
+        private TaskQueue resolvedQueue() {
+            if (store == null && queue == null) {
+                throw new IllegalStateException("Set the store (or the queue) whose tasks the server serves");
+            }
+            return queue != null ? queue : TaskQueue.builder(store).build();
+        }
+
+        private Toolbox toolbox(TaskQueue served) {
+            Set<Toolset> chosen = toolsets.isEmpty() ? EnumSet.of(Toolset.QUEUE) : toolsets;
+            if (chosen.contains(Toolset.TASKFILE) && taskfileProject == null) {
+                throw new IllegalStateException(
+                        "The taskfile toolset runs a project's Taskfile: set taskfileProject(directory)");
+            }
+            if (!chosen.contains(Toolset.TASKFILE) && taskfileProject != null) {
+                throw new IllegalStateException(
+                        "A Taskfile project was set but the taskfile toolset was not chosen: add Toolset.TASKFILE");
+            }
+            Set<String> names = new LinkedHashSet<>();
+            List<dev.taskagent.tool.Tool> tools = new ArrayList<>();
+            for (Toolset toolset : chosen) {
+                Toolbox box =
+                        switch (toolset) {
+                            case QUEUE -> served.tools();
+                            case WORKER -> served.workerTools();
+                            case TASKFILE -> TaskfileTools.forProject(taskfileProject);
+                            case TASKS -> TaskReadTools.toolbox(served.store(), new ObjectMapper());
+                        };
+                box.tools().stream()
+                        .filter(tool -> names.add(tool.name()))
+                        .map(TaskResults::structured)
+                        .forEach(tools::add);
+            }
+            return Toolbox.of(tools);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.taskagent.mcp;
+
+import static dev.taskagent.mcp.McpClients.call;
+import static dev.taskagent.mcp.McpClients.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runnable jar, as the README tells users to run it. */
+class RunnableJarIT {
+    @TempDir
+    Path data;
+
+    @Test
+    void helpAndVersionAnswerAndExitWithZero() throws Exception {
+        NodeHarness.Result help = run("jar-help", "--help");
+        NodeHarness.Result version = run("jar-version", "--version");
+
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.output()).startsWith("Usage: java -jar taskagent-mcp-all.jar --store URL");
+        assertThat(version.exitCode()).isZero();
+        assertThat(version.output()).startsWith("taskagent-mcp ");
+    }
+
+    @Test
+    void aBadOptionExitsWithTwoAndSaysWhy() throws Exception {
+        NodeHarness.Result result = run("jar-bad-option", "--store", "memory", "--http", "127.0.0.1:99999");
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.output()).contains("taskagent-mcp: --http port must be 0-65535, got 99999");
+    }
+
+    @Test
+    void theJarServesHttpOnAnH2FileAndKeepsTheTasks() throws Exception {
+        Set<Long> before = ChildProcesses.descendants();
+        String store = "jdbc:h2:file:" + data.resolve("tasks").toAbsolutePath();
+        try (JarProcess server = JarProcess.start("jar-h2", "--store", store, "--http", "127.0.0.1:0")) {
+            try (McpSyncClient client = McpClients.http(server.awaitEndpoint())) {
+                assertThat(text(call(client, "create_task", Map.of("description", "Kept", "assignee", "alice"))))
+                        .isEqualTo("Task #1 created");
+            }
+        }
+        try (JarProcess server = JarProcess.start("jar-h2-again", "--store", store, "--http", "127.0.0.1:0")) {
+            try (McpSyncClient client = McpClients.http(server.awaitEndpoint())) {
+                assertThat(text(call(client, "get_my_queue", Map.of("agent_name", "alice"))))
+                        .isEqualTo("Tasks of alice:\n#1 pending p0: Kept");
+            }
+        }
+        ChildProcesses.assertNoneLeftBesides(before);
+    }
+
+    private static NodeHarness.Result run(String name, String... arguments) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(
+                JarProcess.java(), "-jar", JarProcess.jar().toAbsolutePath().toString()));
+        command.addAll(List.of(arguments));
+        return NodeHarness.run(name, Duration.ofMinutes(1), command);
+    }
+}

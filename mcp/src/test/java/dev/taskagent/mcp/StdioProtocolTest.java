@@ -1,0 +1,154 @@
+package dev.taskagent.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runnable server in stdio mode, as a child process fed line by line: bad input is answered with a
+ * JSON-RPC error and the session goes on; standard output carries protocol messages only; the process
+ * ends when its input ends.
+ */
+class StdioProtocolTest {
+    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+    private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+
+    private Set<Long> before;
+    private Process server;
+    private OutputStream toServer;
+    private BufferedReader fromServer;
+
+    @BeforeEach
+    void startServer() throws IOException {
+        before = ChildProcesses.descendants();
+        server = new ProcessBuilder(
+                        ChildProcesses.serverCommand("--store", "memory", "--stdio", "--max-request-bytes", "4096"))
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        toServer = server.getOutputStream();
+        fromServer = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void stopServer() {
+        ChildProcesses.stop(server);
+        ChildProcesses.assertNoneLeftBesides(before);
+    }
+
+    private void send(String line) throws IOException {
+        toServer.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        toServer.flush();
+    }
+
+    private String answer() throws Exception {
+        String line = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return fromServer.readLine();
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .get(20, TimeUnit.SECONDS);
+        assertThat(line).as("a line from the server").isNotNull();
+        return line;
+    }
+
+    private void initialize() throws Exception {
+        send(INITIALIZE);
+        assertThat(answer()).contains("\"id\":1", "\"protocolVersion\"");
+        send(INITIALIZED);
+    }
+
+    @Test
+    void aToolCallBeforeInitializeIsRefusedAndInitializeStillWorks() throws Exception {
+        send("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"get_my_queue\","
+                + "\"arguments\":{\"agent_name\":\"a\"}}}");
+
+        assertThat(answer())
+                .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":{\"code\":-32600,"
+                        + "\"message\":\"Not initialized: send initialize before tools/call.\"}}");
+        initialize();
+    }
+
+    @Test
+    void aToolCallBeforeTheInitializedNotificationIsRefusedInsteadOfHeld() throws Exception {
+        send(INITIALIZE);
+        assertThat(answer()).contains("\"id\":1", "\"protocolVersion\"");
+
+        send("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\"}");
+        assertThat(answer())
+                .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":8,\"error\":{\"code\":-32600,\"message\":\"Not initialized:"
+                        + " send notifications/initialized (after the initialize result) before tools/list.\"}}");
+        send(INITIALIZED);
+        send("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}");
+        assertThat(answer()).contains("\"id\":9", "signup_for_task");
+    }
+
+    @Test
+    void aMalformedLineIsAParseErrorAndTheSessionGoesOn() throws Exception {
+        initialize();
+
+        send("{this is not json");
+        assertThat(answer())
+                .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
+                        + "\"message\":\"Parse error: the line is not a JSON-RPC message\"}}");
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+        assertThat(answer()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
+    }
+
+    @Test
+    void aSecondInitializeIsRefused() throws Exception {
+        initialize();
+
+        send(INITIALIZE.replace("\"id\":1", "\"id\":9"));
+
+        assertThat(answer())
+                .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":9,\"error\":{\"code\":-32600,"
+                        + "\"message\":\"Already initialized: a connection sends initialize once.\"}}");
+    }
+
+    @Test
+    void aLineOverTheSizeLimitIsSkippedWithAnError() throws Exception {
+        initialize();
+
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(10_000) + "\"}}");
+        assertThat(answer()).contains("\"id\":null", "over the size limit of 4096 bytes");
+        send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}");
+        assertThat(answer()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}");
+    }
+
+    @Test
+    void anUnknownMethodIsMethodNotFound() throws Exception {
+        initialize();
+
+        send("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tasks/teleport\"}");
+
+        assertThat(answer()).contains("\"id\":6", "\"code\":-32601");
+    }
+
+    @Test
+    void theServerExitsWithZeroWhenItsInputEnds() throws Exception {
+        initialize();
+
+        toServer.close();
+
+        assertThat(server.waitFor(Duration.ofSeconds(20).toMillis(), TimeUnit.MILLISECONDS))
+                .isTrue();
+        assertThat(server.exitValue()).isZero();
+        assertThat(fromServer.readLine())
+                .as("nothing but protocol messages on stdout")
+                .isNull();
+    }
+}

@@ -1,0 +1,134 @@
+package dev.taskagent.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The builder refuses configurations that cannot work, with a message that names the conflict. */
+class TaskMcpServerBuilderTest {
+    private final InMemoryTaskStore store = new InMemoryTaskStore();
+
+    @TempDir
+    Path project;
+
+    @Test
+    void aServerNeedsATransport() {
+        assertThatThrownBy(() -> TaskMcpServer.builder().store(store).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("Choose a transport: stdio() or http(address, port); or buildServlet() for your own"
+                        + " container");
+    }
+
+    @Test
+    void aServerNeedsAStore() {
+        assertThatThrownBy(() -> TaskMcpServer.builder().http("127.0.0.1", 0).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("Set the store (or the queue) whose tasks the server serves");
+    }
+
+    @Test
+    void theTaskfileToolsetNeedsAProjectAndAProjectNeedsTheToolset() {
+        assertThatThrownBy(() -> TaskMcpServer.builder()
+                        .store(store)
+                        .toolsets(Toolset.TASKFILE)
+                        .http("127.0.0.1", 0)
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("The taskfile toolset runs a project's Taskfile: set taskfileProject(directory)");
+        assertThatThrownBy(() -> TaskMcpServer.builder()
+                        .store(store)
+                        .taskfileProject(project)
+                        .http("127.0.0.1", 0)
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("A Taskfile project was set but the taskfile toolset was not chosen: add Toolset.TASKFILE");
+    }
+
+    @Test
+    void theTaskfileToolsetIsServedOnlyWhenAskedFor() {
+        TaskMcpServer server =
+                TaskMcpServer.builder().store(store).http("127.0.0.1", 0).build();
+
+        assertThat(server.toolNames()).doesNotContain("run_user_task", "list_user_tasks");
+        assertThat(server.toolNames()).hasSize(11);
+    }
+
+    @Test
+    void stdioAndHttpExcludeEachOther() {
+        assertThatThrownBy(() -> TaskMcpServer.builder().stdio().http("127.0.0.1", 0))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("Choose stdio or HTTP, not both");
+    }
+
+    @Test
+    void aTokenOnStdioIsRefused() {
+        assertThatThrownBy(() -> TaskMcpServer.builder()
+                        .store(store)
+                        .stdio()
+                        .bearerToken("0123456789abcdef0123")
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("A bearer token protects HTTP; stdio has no use for one");
+    }
+
+    @Test
+    void toolsetsAreNamedAsOnTheCommandLine() {
+        assertThat(Toolset.fromWireName(" Worker ")).isEqualTo(Toolset.WORKER);
+        assertThatThrownBy(() -> Toolset.fromWireName("admin"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks");
+    }
+
+    @Test
+    void aToolSharedByTwoToolsetsIsServedOnce() {
+        TaskMcpServer server = TaskMcpServer.builder()
+                .store(store)
+                .toolsets(Toolset.WORKER, Toolset.QUEUE)
+                .http("127.0.0.1", 0)
+                .build();
+
+        assertThat(server.toolNames()).hasSize(11).startsWith("signup_for_task", "complete_task", "heartbeat_task");
+    }
+
+    @Test
+    void aClosedServerLeavesNoListeningPortAndNoThreadBehind() {
+        TaskMcpServer server = TaskMcpServer.builder()
+                .store(store)
+                .http("127.0.0.1", 0)
+                .reclaimExpiredLeasesEvery(Duration.ofSeconds(1))
+                .build()
+                .start();
+        int port = server.port();
+
+        server.close();
+
+        assertThatThrownBy(() -> new Socket("127.0.0.1", port).close()).isInstanceOf(ConnectException.class);
+        McpClients.await(
+                "the server's threads to end",
+                Duration.ofSeconds(10),
+                () -> Thread.getAllStackTraces().keySet().stream()
+                        .noneMatch(thread -> thread.getName().startsWith("taskagent-mcp-")));
+    }
+
+    @Test
+    void aServerStartsOnceAndClosesIdempotently() {
+        TaskMcpServer server = TaskMcpServer.builder()
+                .store(store)
+                .http("127.0.0.1", 0)
+                .build()
+                .start();
+        server.close();
+        server.close();
+
+        assertThatThrownBy(server::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("The MCP server was already started and closed");
+    }
+}

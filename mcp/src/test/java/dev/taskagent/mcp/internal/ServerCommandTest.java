@@ -1,0 +1,118 @@
+package dev.taskagent.mcp.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The runnable jar's command line: help, clear errors and exit codes. */
+class ServerCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(Map<String, String> environment, String... args) {
+        return ServerCommand.run(
+                args,
+                new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                environment);
+    }
+
+    private int run(String... args) {
+        return run(Map.of(), args);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void helpPrintsTheUsageAndExitsWithZero() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .isEqualTo(ServerCommand.USAGE)
+                .contains("--stdio", "--http");
+    }
+
+    @Test
+    void aMissingStoreIsAUsageError() {
+        assertThat(run("--stdio")).isEqualTo(2);
+        assertThat(err()).isEqualTo("taskagent-mcp: --store is required (a JDBC URL, or memory)\nTry --help.\n");
+    }
+
+    @Test
+    void oneTransportMustBeChosen() {
+        assertThat(run("--store", "memory")).isEqualTo(2);
+        assertThat(err()).startsWith("taskagent-mcp: choose one transport: --stdio or --http [HOST:]PORT");
+        err.reset();
+        assertThat(run("--store", "memory", "--stdio", "--http", "8765")).isEqualTo(2);
+        assertThat(err()).startsWith("taskagent-mcp: choose one transport");
+    }
+
+    @Test
+    void anUnknownOptionOrToolsetIsNamed() {
+        assertThat(run("--store", "memory", "--stdio", "--verbose")).isEqualTo(2);
+        assertThat(err()).startsWith("taskagent-mcp: unknown option '--verbose'");
+        err.reset();
+        assertThat(run("--store", "memory", "--stdio", "--toolsets", "queue,admin"))
+                .isEqualTo(2);
+        assertThat(err())
+                .startsWith("taskagent-mcp: Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks");
+    }
+
+    @Test
+    void aBadPortOrDurationIsNamed() {
+        assertThat(run("--store", "memory", "--http", "localhost:http")).isEqualTo(2);
+        assertThat(err())
+                .startsWith("taskagent-mcp: --http needs [HOST:]PORT with a numeric port, got 'localhost:http'");
+        err.reset();
+        assertThat(run("--store", "memory", "--stdio", "--reclaim-every", "soon"))
+                .isEqualTo(2);
+        assertThat(err()).startsWith("taskagent-mcp: --reclaim-every needs a duration such as 30s, 5m, 1h or off");
+    }
+
+    @Test
+    void listeningBeyondLoopbackWithoutATokenIsRefused() {
+        assertThat(run("--store", "memory", "--http", "0.0.0.0:0")).isEqualTo(2);
+        assertThat(err())
+                .startsWith("taskagent-mcp: Listening on 0.0.0.0 (not a loopback address) requires a bearer token");
+    }
+
+    @Test
+    void theTaskfileToolsetWithoutAProjectIsRefused() {
+        assertThat(run("--store", "memory", "--stdio", "--toolsets", "taskfile"))
+                .isEqualTo(2);
+        assertThat(err()).startsWith("taskagent-mcp: The taskfile toolset runs a project's Taskfile");
+    }
+
+    @Test
+    void anUnreachableStoreExitsWithOne() {
+        assertThat(run("--store", "jdbc:postgresql://127.0.0.1:1/none?user=x&connectTimeout=2", "--stdio"))
+                .isEqualTo(1);
+        assertThat(err()).startsWith("taskagent-mcp: could not open the store: ");
+    }
+
+    @Test
+    void aTokenFromTheEnvironmentIsUsedOverHttpAndIgnoredOnStdio() throws Exception {
+        ServerCommand.Options http = ServerCommand.Options.parse(
+                new String[] {"--store", "memory", "--http", "0.0.0.0:0"},
+                Map.of(ServerCommand.TOKEN_VARIABLE, "from-the-environment-0123"));
+        ServerCommand.Options stdio = ServerCommand.Options.parse(
+                new String[] {"--store", "memory", "--stdio"},
+                Map.of(ServerCommand.TOKEN_VARIABLE, "from-the-environment-0123"));
+
+        assertThat(http.token).isEqualTo("from-the-environment-0123");
+        assertThat(stdio.token).isNull();
+    }
+
+    @Test
+    void aStdioServerOnAnEmptyInputExitsWithZero() {
+        assertThat(run("--store", "memory", "--stdio")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+}
