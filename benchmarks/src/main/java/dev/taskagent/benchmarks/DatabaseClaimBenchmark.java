@@ -83,7 +83,7 @@ public class DatabaseClaimBenchmark {
         run = new ClaimRun(target, assignees, params.getThreads(), expectedClaimsPerSecond(kind));
     }
 
-    /** Generous guesses for the first iteration, from the targets of DESIGN.md. */
+    /** Generous guesses for the first iteration: a few times each database's claims/s target. */
     private static double expectedClaimsPerSecond(BenchDatabase.Kind kind) {
         return switch (kind) {
             case H2 -> 12_000;

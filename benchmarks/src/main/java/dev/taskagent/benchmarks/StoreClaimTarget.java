@@ -1,5 +1,6 @@
 package dev.taskagent.benchmarks;
 
+import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.task.NewTask;
@@ -44,7 +45,7 @@ final class StoreClaimTarget implements ClaimTarget {
 
     @Override
     public long claim(String assignee, Blackhole blackhole) {
-        Optional<Task> claimed = store.claimNext(assignee);
+        Optional<Task> claimed = store.claimNext(assignee, TaskQueue.DEFAULT_LEASE);
         if (claimed.isEmpty()) {
             return -1;
         }

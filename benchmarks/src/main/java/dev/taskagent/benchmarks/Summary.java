@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * Prints the Markdown tables of {@code docs/PERFORMANCE.md} from a JMH JSON result file: each figure of
- * taskagent beside its floor, the ratio, the target from DESIGN.md and whether it is met.
+ * taskagent beside its floor, the ratio, its target ({@link Targets}) and whether it is met.
  *
  * <pre>{@code java -cp benchmarks/target/benchmarks.jar dev.taskagent.benchmarks.Summary benchmarks/target/results.json}</pre>
  *
