@@ -1,5 +1,6 @@
 package dev.taskagent.examples;
 
+import dev.taskagent.event.EventFeed;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TransactionWork;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
@@ -54,6 +55,15 @@ public final class CustomStoreExample {
         /** @return how many units of work rolled back */
         public long rolledBack() {
             return rolledBack.get();
+        }
+
+        /**
+         * Forwards to the wrapped store: the feed is written in the delegate's transactions, so a wrapper
+         * that does not forward it would hide the feed from everyone who uses the wrapper.
+         */
+        @Override
+        public EventFeed eventFeed() {
+            return delegate.eventFeed();
         }
 
         @Override
