@@ -9,6 +9,9 @@ import dev.taskagent.store.jdbc.JdbcTaskStore;
  * that is dropped on close.
  */
 final class BenchStore implements AutoCloseable {
+    /** The suffix of a store name that opens the JDBC store without its event feed. */
+    static final String NO_FEED = "-nofeed";
+
     private final TaskStore store;
     private final BenchDatabase database;
     private final JdbcStoreLoader loader;
@@ -22,7 +25,9 @@ final class BenchStore implements AutoCloseable {
     /**
      * Opens a store.
      *
-     * @param name {@code inmemory}, {@code h2}, {@code postgres} or {@code mariadb}
+     * @param name {@code inmemory}, {@code h2}, {@code postgres} or {@code mariadb}; a database name with
+     *     {@code -nofeed} appended ({@code h2-nofeed}) opens the JDBC store without its event feed, to
+     *     measure what the feed costs
      * @param purpose a short word for the database's name
      * @param poolSize the connection pool's size
      * @return the store, empty
@@ -31,17 +36,30 @@ final class BenchStore implements AutoCloseable {
         if (name.equals("inmemory")) {
             return new BenchStore(new InMemoryTaskStore(), null);
         }
-        BenchDatabase database = BenchDatabase.create(BenchDatabase.Kind.of(name), purpose, poolSize);
+        boolean withoutFeed = name.endsWith(NO_FEED);
+        String kind = withoutFeed ? name.substring(0, name.length() - NO_FEED.length()) : name;
+        BenchDatabase database = BenchDatabase.create(BenchDatabase.Kind.of(kind), purpose, poolSize);
         try {
-            return new BenchStore(jdbcStore(database), database);
+            return new BenchStore(jdbcStore(database, withoutFeed), database);
         } catch (RuntimeException e) {
             database.close();
             throw e;
         }
     }
 
-    private static TaskStore jdbcStore(BenchDatabase database) {
-        return new JdbcTaskStore(database.dataSource());
+    /**
+     * Opens the JDBC store on a benchmark database.
+     *
+     * @param database the database
+     * @param withoutFeed whether to leave the event feed out (no event row per change)
+     * @return the store
+     */
+    static JdbcTaskStore jdbcStore(BenchDatabase database, boolean withoutFeed) {
+        JdbcTaskStore.Builder builder = JdbcTaskStore.builder(database.dataSource());
+        if (withoutFeed) {
+            builder.withoutEventFeed();
+        }
+        return builder.build();
     }
 
     /** @return the store */

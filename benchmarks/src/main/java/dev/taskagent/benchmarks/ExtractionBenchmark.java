@@ -57,7 +57,10 @@ public class ExtractionBenchmark {
     static final int MESSAGES = 50;
     static final int SESSIONS = 20;
 
-    /** inmemory, or h2 (a fresh file database under target/). */
+    /**
+     * inmemory, or h2 (a fresh file database under target/); h2-nofeed (not run by default: name it with
+     * {@code -p store=h2,h2-nofeed}) is H2 without the event feed, to measure what the feed adds.
+     */
     @Param({"inmemory", "h2"})
     public String store;
 
