@@ -32,7 +32,14 @@ public record RunError(Stage stage, String toolName, int iteration, RuntimeExcep
         STORE
     }
 
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param stage where the failure happened; not null
+     * @param toolName the tool that failed; given exactly when {@code stage} is {@link Stage#TOOL}, otherwise null
+     * @param iteration the 1-based iteration that failed; at least 1
+     * @param cause what was thrown; not null
+     */
     public RunError {
         Objects.requireNonNull(stage, "stage");
         if ((stage == Stage.TOOL) != (toolName != null)) {

@@ -10,7 +10,9 @@ import dev.taskagent.TaskAgentException;
 public final class EventsPrunedException extends TaskAgentException {
     private static final long serialVersionUID = 1L;
 
+    /** The position the reader asked to read after. */
     private final long requestedPosition;
+    /** The oldest position the feed still holds (or will hold next). */
     private final long firstAvailablePosition;
 
     /**

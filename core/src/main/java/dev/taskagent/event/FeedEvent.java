@@ -31,7 +31,16 @@ public record FeedEvent(long position, long taskId, String sessionId, String kin
     /** The longest text a payload holds; longer ones are cut and end with an ellipsis. */
     public static final int PAYLOAD_TEXT_LIMIT = 500;
 
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param position where the event stands in the feed; positive
+     * @param taskId the task that changed; positive
+     * @param sessionId the task's session; not null
+     * @param kind what happened, e.g. {@code claimed}; not null
+     * @param time when it happened, from the store's clock; not null
+     * @param payload what changed, as a JSON object; not null
+     */
     public FeedEvent {
         if (position < 1) {
             throw new IllegalArgumentException("position must be positive, was " + position);

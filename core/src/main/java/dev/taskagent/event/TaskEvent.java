@@ -24,7 +24,11 @@ public sealed interface TaskEvent {
      * @param task the new task
      */
     record Created(Task task) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the new task; not null
+         */
         public Created {
             Objects.requireNonNull(task, "task");
         }
@@ -37,7 +41,11 @@ public sealed interface TaskEvent {
      * @param task the task after the change
      */
     record Updated(Task task) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the change; not null
+         */
         public Updated {
             Objects.requireNonNull(task, "task");
         }
@@ -51,7 +59,13 @@ public sealed interface TaskEvent {
      * @param to the status after
      */
     record StatusChanged(Task task, TaskStatus from, TaskStatus to) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the change; not null
+         * @param from the status before; not null
+         * @param to the status after; not null
+         */
         public StatusChanged {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(from, "from");
@@ -66,7 +80,12 @@ public sealed interface TaskEvent {
      * @param progress the entry
      */
     record ProgressAppended(Task task, String progress) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the change; not null
+         * @param progress the entry; not null
+         */
         public ProgressAppended {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(progress, "progress");
@@ -80,7 +99,12 @@ public sealed interface TaskEvent {
      * @param preference the new, complete preference
      */
     record PreferenceSet(Task task, String preference) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the change; not null
+         * @param preference the new, complete preference; not null
+         */
         public PreferenceSet {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(preference, "preference");
@@ -94,7 +118,13 @@ public sealed interface TaskEvent {
      * @param messageIds the host application's ids of the messages linked by this change
      */
     record MessagesLinked(Task task, List<String> messageIds) implements TaskEvent {
-        /** Checks the invariants and copies the list. */
+        /**
+         * Checks the invariants and copies the list.
+         *
+         * @param task the task after the change; not null
+         * @param messageIds the host application's ids of the messages linked by this change; not null, without null
+         *     elements
+         */
         public MessagesLinked {
             Objects.requireNonNull(task, "task");
             messageIds = List.copyOf(messageIds);
@@ -109,7 +139,13 @@ public sealed interface TaskEvent {
      * @param stepText the step's text
      */
     record StepCompleted(Task task, int stepNumber, String stepText) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the change; not null
+         * @param stepNumber the 1-based step number
+         * @param stepText the step's text; not null
+         */
         public StepCompleted {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(stepText, "stepText");
@@ -123,7 +159,12 @@ public sealed interface TaskEvent {
      * @param agent who claimed it
      */
     record Claimed(Task task, String agent) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task, now running, with the claim's attempt and lease expiry; not null
+         * @param agent who claimed it; not null
+         */
         public Claimed {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(agent, "agent");
@@ -139,7 +180,14 @@ public sealed interface TaskEvent {
      * @param comment the hand-over comment
      */
     record Moved(Task task, String fromAgent, String toAgent, String comment) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the hand-over; not null
+         * @param fromAgent the previous assignee; not null
+         * @param toAgent the new assignee; not null
+         * @param comment the hand-over comment; not null
+         */
         public Moved {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(fromAgent, "fromAgent");
@@ -155,7 +203,12 @@ public sealed interface TaskEvent {
      * @param comment the comment
      */
     record Commented(Task task, Comment comment) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the change; not null
+         * @param comment the comment; not null
+         */
         public Commented {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(comment, "comment");
@@ -171,7 +224,14 @@ public sealed interface TaskEvent {
      * @param comment the agent's closing comment, or null when it left none
      */
     record Completed(Task task, String agent, TaskStatus outcome, String comment) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the change; not null
+         * @param agent who completed it; not null
+         * @param outcome {@link TaskStatus#SUCCESS} or {@link TaskStatus#FAILED}; not null
+         * @param comment the agent's closing comment, or null when it left none
+         */
         public Completed {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(agent, "agent");
@@ -187,7 +247,13 @@ public sealed interface TaskEvent {
      * @param comment why, or null when it left no comment
      */
     record Released(Task task, String agent, String comment) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the change; not null
+         * @param agent who released it; not null
+         * @param comment why, or null when it left no comment
+         */
         public Released {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(agent, "agent");
@@ -203,7 +269,13 @@ public sealed interface TaskEvent {
      * @param outcome what the reclaim did
      */
     record LeaseExpired(Task task, int expiredAttempt, ReclaimedTask.Outcome outcome) implements TaskEvent {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param task the task after the reclaim; not null
+         * @param expiredAttempt the attempt whose lease expired
+         * @param outcome what the reclaim did; not null
+         */
         public LeaseExpired {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(outcome, "outcome");

@@ -57,7 +57,22 @@ public record AgentRun(
         ERROR
     }
 
-    /** Checks the invariants and copies the lists. */
+    /**
+     * Checks the invariants and copies the lists.
+     *
+     * @param sessionId the session the run worked on; not null
+     * @param stopReason why the run stopped; not null
+     * @param error the failure, present exactly when {@code stopReason} is {@link StopReason#ERROR}; not null
+     * @param iterations how many iterations called the model, the failed one included; not negative
+     * @param toolCalls every tool call the model made, in order, with its result; not null, copied
+     * @param createdTasks the tasks the run created, as they are after the run; not null, copied
+     * @param changedTasks the tasks that existed before the run and that it changed, as they are after the run;
+     *     not null, copied
+     * @param thinking the texts of the model's {@code report_thinking} calls, in order; not null, copied
+     * @param tokenUsage tokens used, summed over every model call of the run; not null
+     * @param startedAt when the run started, from the agent's clock; not null
+     * @param finishedAt when the run ended, from the agent's clock; not null
+     */
     public AgentRun {
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(stopReason, "stopReason");

@@ -49,7 +49,14 @@ public record ConversationMessage(String id, Role role, List<MessagePart> parts)
         }
     }
 
-    /** Checks the invariants and copies the parts. */
+    /**
+     * Checks the invariants and copies the parts.
+     *
+     * @param id the host application's message id; not blank, at most {@link Task#MAX_ID_LENGTH} chars, without a NUL
+     *     character or an unpaired surrogate
+     * @param role who wrote the message; not null
+     * @param parts the content, in order; at least one; copied
+     */
     public ConversationMessage {
         Objects.requireNonNull(id, "id");
         TextLimits.checkName(id, "message id");

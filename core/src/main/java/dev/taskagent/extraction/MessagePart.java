@@ -60,7 +60,11 @@ public sealed interface MessagePart
      * @param text the text; not null
      */
     record TextPart(String text) implements MessagePart {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param text the text; not null
+         */
         public TextPart {
             Objects.requireNonNull(text, "text");
         }
@@ -74,7 +78,13 @@ public sealed interface MessagePart
      * @param argumentsJson the arguments as written; not null
      */
     record ToolCallPart(String callId, String toolName, String argumentsJson) implements MessagePart {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param callId the call's id; not null
+         * @param toolName the tool's name; not null
+         * @param argumentsJson the arguments as written; not null
+         */
         public ToolCallPart {
             Objects.requireNonNull(callId, "callId");
             Objects.requireNonNull(toolName, "toolName");
@@ -89,7 +99,12 @@ public sealed interface MessagePart
      * @param result the result text; not null
      */
     record ToolResultPart(String callId, String result) implements MessagePart {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param callId the id of the call it answers; not null
+         * @param result the result text; not null
+         */
         public ToolResultPart {
             Objects.requireNonNull(callId, "callId");
             Objects.requireNonNull(result, "result");
@@ -102,7 +117,11 @@ public sealed interface MessagePart
      * @param name the file's name; not null
      */
     record FilePart(String name) implements MessagePart {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param name the file's name; not null
+         */
         public FilePart {
             Objects.requireNonNull(name, "name");
         }

@@ -16,7 +16,14 @@ import java.util.Objects;
  * @param committed true when the call's iteration committed; false when it was rolled back
  */
 public record ToolCallRecord(int iteration, ToolCall call, ToolResult result, boolean committed) {
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param iteration the 1-based iteration of the call; at least 1
+     * @param call the call as the model made it; not null
+     * @param result what the model was told; not null
+     * @param committed true when the call's iteration committed; false when it was rolled back
+     */
     public ToolCallRecord {
         if (iteration < 1) {
             throw new IllegalArgumentException("iteration must be at least 1, was " + iteration);

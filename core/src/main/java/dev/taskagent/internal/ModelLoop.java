@@ -96,7 +96,12 @@ public final class ModelLoop {
      * @param endsTheRun true when the run stops after these calls
      */
     public record Round(List<ToolResult> results, boolean endsTheRun) {
-        /** Copies the list. */
+        /**
+         * Copies the list.
+         *
+         * @param results one per call, in the order of the calls; not null, copied
+         * @param endsTheRun true when the run stops after these calls
+         */
         public Round {
             results = List.copyOf(results);
         }
@@ -140,7 +145,17 @@ public final class ModelLoop {
             TokenUsage usage,
             String lastText,
             List<ToolCall> callsNotRun) {
-        /** Checks the invariants and copies the list. */
+        /**
+         * Checks the invariants and copies the list.
+         *
+         * @param stop why it stopped; not null
+         * @param error the failure, present exactly when {@code stop} is {@link Stop#FAILED}; not null
+         * @param modelCalls how many times the model was asked, a failed call included
+         * @param usage tokens summed over the answers; not null
+         * @param lastText the text of the latest answer that had any; empty when none had, not null
+         * @param callsNotRun the calls of the last answer, left unrun at the limit ({@link CallsAtTheLimit#LEAVE});
+         *     otherwise empty; not null, copied
+         */
         public Outcome {
             Objects.requireNonNull(stop, "stop");
             if ((stop == Stop.FAILED) != error.isPresent()) {

@@ -10,7 +10,12 @@ import java.util.Objects;
  * @param toolCalls the tool calls, in the order the model made them
  */
 public record AssistantMessage(String text, List<ToolCall> toolCalls) implements ChatMessage {
-    /** Checks the invariants and copies the list. */
+    /**
+     * Checks the invariants and copies the list.
+     *
+     * @param text the text, empty when the model only called tools; not null
+     * @param toolCalls the tool calls, in the order the model made them; not null, copied
+     */
     public AssistantMessage {
         Objects.requireNonNull(text, "text");
         toolCalls = List.copyOf(toolCalls);

@@ -11,7 +11,13 @@ package dev.taskagent.llm;
  */
 public record ChatOptions(Double temperature, Integer maxOutputTokens, boolean parallelToolCalls) {
 
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param temperature sampling temperature, 0..2, or null for the provider's default
+     * @param maxOutputTokens the most tokens the model may write, positive, or null for no limit
+     * @param parallelToolCalls whether the model may return several tool calls at once
+     */
     public ChatOptions {
         if (temperature != null && (temperature.isNaN() || temperature < 0 || temperature > 2)) {
             throw new IllegalArgumentException("temperature must be within 0..2, was " + temperature);

@@ -16,7 +16,14 @@ import java.util.Objects;
 public record ChatRequest(
         String systemPrompt, List<ChatMessage> messages, List<ToolDefinition> tools, ChatOptions options) {
 
-    /** Checks the invariants and copies the lists. */
+    /**
+     * Checks the invariants and copies the lists.
+     *
+     * @param systemPrompt the instructions; may be empty, not null
+     * @param messages the conversation so far, oldest first; not null, copied
+     * @param tools the tools the model may call; empty for none, not null, copied
+     * @param options per-request options; not null
+     */
     public ChatRequest {
         Objects.requireNonNull(systemPrompt, "systemPrompt");
         messages = List.copyOf(messages);

@@ -15,7 +15,14 @@ import java.util.Objects;
  */
 public record ChatResponse(String text, List<ToolCall> toolCalls, FinishReason finishReason, TokenUsage usage) {
 
-    /** Checks the invariants and copies the list. */
+    /**
+     * Checks the invariants and copies the list.
+     *
+     * @param text the text, empty when the model only called tools; not null
+     * @param toolCalls the tool calls in the order the model made them; empty for none, not null, copied
+     * @param finishReason why the model stopped; not null
+     * @param usage the tokens this call consumed; not null
+     */
     public ChatResponse {
         Objects.requireNonNull(text, "text");
         toolCalls = List.copyOf(toolCalls);

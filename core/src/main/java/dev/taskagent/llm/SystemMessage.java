@@ -8,7 +8,11 @@ import java.util.Objects;
  * @param text the instructions
  */
 public record SystemMessage(String text) implements ChatMessage {
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param text the instructions; not null
+     */
     public SystemMessage {
         Objects.requireNonNull(text, "text");
     }

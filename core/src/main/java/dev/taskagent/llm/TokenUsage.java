@@ -12,7 +12,12 @@ public record TokenUsage(long inputTokens, long outputTokens) {
     /** No tokens. */
     public static final TokenUsage ZERO = new TokenUsage(0, 0);
 
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param inputTokens prompt tokens; not negative
+     * @param outputTokens completion tokens; not negative
+     */
     public TokenUsage {
         if (inputTokens < 0 || outputTokens < 0) {
             throw new IllegalArgumentException(

@@ -12,7 +12,13 @@ import java.util.Objects;
  * @param parametersSchemaJson a JSON schema (an object schema) of the arguments
  */
 public record ToolDefinition(String name, String description, String parametersSchemaJson) {
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param name the tool's name: 1 to 64 letters, digits, {@code _} or {@code -}, the characters model APIs accept
+     * @param description what the tool does and when to call it, written for the model; not null
+     * @param parametersSchemaJson a JSON schema (an object schema) of the arguments; not null
+     */
     public ToolDefinition {
         Objects.requireNonNull(name, "name");
         if (!name.matches("[A-Za-z0-9_-]{1,64}")) {

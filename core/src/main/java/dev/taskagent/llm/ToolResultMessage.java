@@ -13,7 +13,14 @@ import java.util.Objects;
  */
 public record ToolResultMessage(String toolCallId, String toolName, String text, boolean isError)
         implements ChatMessage {
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param toolCallId the id of the call this answers; not null
+     * @param toolName the tool that ran; not null
+     * @param text the result text; not null
+     * @param isError true when the call failed and the text says how to fix it
+     */
     public ToolResultMessage {
         Objects.requireNonNull(toolCallId, "toolCallId");
         Objects.requireNonNull(toolName, "toolName");

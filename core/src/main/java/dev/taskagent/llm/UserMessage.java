@@ -8,7 +8,11 @@ import java.util.Objects;
  * @param text the message
  */
 public record UserMessage(String text) implements ChatMessage {
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param text the message; not null
+     */
     public UserMessage {
         Objects.requireNonNull(text, "text");
     }

@@ -23,7 +23,16 @@ import java.util.Objects;
  */
 public record Step(int number, String text, boolean checked, int depth, int line, int boxOffset) {
 
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param number the 1-based position among all steps of the document, in document order; at least 1
+     * @param text the step's description, without leading and trailing whitespace; not blank
+     * @param checked true when the box is ticked
+     * @param depth how deeply the item is nested in lists, 0 for a top-level item; not negative
+     * @param line the 1-based number of the document's line that holds the box; at least 1
+     * @param boxOffset the 0-based offset in the document, in {@code char}s, of the box's {@code [}; not negative
+     */
     public Step {
         if (number < 1) {
             throw new IllegalArgumentException("number must be at least 1, was " + number);

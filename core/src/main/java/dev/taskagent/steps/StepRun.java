@@ -55,7 +55,25 @@ public record StepRun(
         Instant startedAt,
         Instant finishedAt) {
 
-    /** Checks the invariants and copies the lists. */
+    /**
+     * Checks the invariants and copies the lists.
+     *
+     * @param task the task as it was when the run ended; not null
+     * @param steps the task's steps as they were when the run ended; not null
+     * @param completedSteps the numbers of the steps ticked by this run, in the order their markers arrived; not null,
+     *     copied
+     * @param uncheckedSteps the steps still unchecked at the end, in document order; not null, copied
+     * @param markedSuccess true when the run set the task's status to success; never together with an error
+     * @param error the failure that stopped the run, or empty when it ended normally; not null
+     * @param finalText the text of the model's last answer; not null
+     * @param modelCalls how many model calls the run made, a failed one included; not negative
+     * @param toolCalls how many tool calls it ran; not negative
+     * @param callLimitReached true when the run stopped at the model-call limit while the model still asked for tools
+     * @param usage tokens summed over the model calls; not null
+     * @param warnings markers ignored and other irregularities, oldest first; not null, copied
+     * @param startedAt when the run started, from the executor's clock; not null
+     * @param finishedAt when it ended; not null
+     */
     public StepRun {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(steps, "steps");

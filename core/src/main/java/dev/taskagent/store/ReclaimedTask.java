@@ -23,7 +23,13 @@ public record ReclaimedTask(Task task, int expiredAttempt, Outcome outcome) {
         DEAD_LETTERED
     }
 
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param task the task after the reclaim; not null
+     * @param expiredAttempt the attempt whose lease expired; not negative
+     * @param outcome what the reclaim did; not null
+     */
     public ReclaimedTask {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(outcome, "outcome");

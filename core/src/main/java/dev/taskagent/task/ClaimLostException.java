@@ -12,7 +12,9 @@ package dev.taskagent.task;
 public final class ClaimLostException extends TaskRefusedException {
     private static final long serialVersionUID = 1L;
 
+    /** The agent that named the lost claim. */
     private final String agent;
+    /** The attempt the lost claim had. */
     private final int attempt;
 
     /**

@@ -13,7 +13,13 @@ import java.util.Objects;
  * @param createdAt when the store recorded it
  */
 public record Comment(String author, String text, Instant createdAt) {
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param author who wrote it; not blank
+     * @param text the comment, stored verbatim; not blank
+     * @param createdAt when the store recorded it; not null
+     */
     public Comment {
         Checks.notBlank(author, "author");
         Checks.notBlank(text, "text");

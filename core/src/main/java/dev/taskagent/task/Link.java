@@ -14,7 +14,14 @@ import java.util.Objects;
  * @param createdAt when the store recorded it
  */
 public record Link(String url, String description, String author, Instant createdAt) {
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param url the address, stored verbatim; not blank
+     * @param description what the link is; may be empty, not null
+     * @param author who added it; not blank
+     * @param createdAt when the store recorded it; not null
+     */
     public Link {
         Checks.notBlank(url, "url");
         Objects.requireNonNull(description, "description");

@@ -29,7 +29,20 @@ public record NewTask(
     /** The highest {@link #maxAttempts()} a task may have. */
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
 
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants. Every text must be free of NUL characters and unpaired surrogates, which stores
+     * cannot keep.
+     *
+     * @param sessionId the session the task goes into; not blank, at most {@link Task#MAX_ID_LENGTH} chars
+     * @param description the user's words; not blank, at most {@link Task#MAX_TEXT_LENGTH} chars
+     * @param priority higher is claimed first
+     * @param assignee the agent whose queue gets the task, or null; when given, not blank and at most {@link
+     *     Task#MAX_ID_LENGTH} chars
+     * @param createdBy who created it, or null; when given, not blank and at most {@link Task#MAX_ID_LENGTH}
+     *     chars
+     * @param steps a Markdown checklist, or null; when given, at most {@link Task#MAX_TEXT_LENGTH} chars
+     * @param maxAttempts 1..{@value #MAX_ATTEMPTS_LIMIT}, or 0 for the queue's default
+     */
     public NewTask {
         Checks.sessionId(sessionId);
         Checks.notBlank(description, "description");

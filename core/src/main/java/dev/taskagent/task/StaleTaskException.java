@@ -7,7 +7,9 @@ package dev.taskagent.task;
 public final class StaleTaskException extends TaskRefusedException {
     private static final long serialVersionUID = 1L;
 
+    /** The version the update expected. */
     private final long expectedVersion;
+    /** The task's version when the update was refused, or -1 when the store could not tell. */
     private final long actualVersion;
 
     /**

@@ -77,7 +77,33 @@ public record Task(
      */
     public static final int MAX_TEXT_LENGTH = 1 << 20;
 
-    /** Checks the invariants and copies the lists. */
+    /**
+     * Checks the invariants and copies the lists.
+     *
+     * @param id store-assigned identity; positive
+     * @param sessionId the session the task belongs to; not blank, at most {@link #MAX_ID_LENGTH} chars
+     * @param order 1-based position within the session; at least 1
+     * @param description what the user asked for; not null
+     * @param status lifecycle state; not null
+     * @param progresses what was done so far, oldest first; not null, copied
+     * @param userPreferences the user's preferences for this task; not null, copied
+     * @param steps a Markdown checklist of the actions the task needs, or null when it has none
+     * @param currentStep the number of the last step ticked, 0 when none; not negative
+     * @param priority higher is claimed first
+     * @param assignee the agent whose queue holds the task, or null
+     * @param previousAssignee who held the task before the last hand-over, or null
+     * @param createdBy who created the task, or null
+     * @param archived true when the task is kept for the record but out of every queue
+     * @param attempt how many times the task was claimed from a queue, 0 when never; not negative
+     * @param leaseExpiresAt when the lease of the claim that holds the task runs out, or null when no claim holds it
+     * @param maxAttempts how many claims the task may use, or 0 for the queue's default; not negative
+     * @param comments comments, oldest first; not null, copied
+     * @param links links, oldest first; not null, copied
+     * @param messageIds the host application's ids of the messages linked to this task, in link order; not null, copied
+     * @param createdAt when the task was created, from the store's clock; not null
+     * @param updatedAt when the task last changed, from the store's clock; not null
+     * @param version incremented by every change; not negative
+     */
     public Task {
         if (id <= 0) {
             throw new IllegalArgumentException("id must be positive, was " + id);

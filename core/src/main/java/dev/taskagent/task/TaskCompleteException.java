@@ -10,6 +10,7 @@ package dev.taskagent.task;
 public final class TaskCompleteException extends TaskRefusedException {
     private static final long serialVersionUID = 1L;
 
+    /** The task's terminal status: {@code SUCCESS} or {@code FAILED}. */
     private final TaskStatus status;
 
     /**

@@ -12,7 +12,9 @@ import java.util.Optional;
 public final class TaskNotAssignedException extends TaskRefusedException {
     private static final long serialVersionUID = 1L;
 
+    /** The agent that tried to move the task. */
     private final String agent;
+    /** Who holds the task, or null when no one does. */
     private final String currentAssignee;
 
     /**

@@ -19,6 +19,7 @@ public abstract sealed class TaskRefusedException extends TaskAgentException
                 ClaimLostException {
     private static final long serialVersionUID = 1L;
 
+    /** The id of the task the operation was refused for. */
     private final long taskId;
 
     TaskRefusedException(long taskId, String message) {

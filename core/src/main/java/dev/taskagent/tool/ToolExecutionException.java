@@ -7,6 +7,7 @@ import java.util.Objects;
 public final class ToolExecutionException extends TaskAgentException {
     private static final long serialVersionUID = 1L;
 
+    /** The name of the tool that failed. */
     private final String toolName;
 
     /**

@@ -20,6 +20,9 @@ public record ToolResult(String text, boolean isError, String structuredContent)
     /**
      * Checks the invariants.
      *
+     * @param text the content the model reads; not null
+     * @param isError true when the call failed
+     * @param structuredContent the result as the text of a JSON object, or null when the tool gives none
      * @throws NullPointerException if {@code text} is null
      * @throws IllegalArgumentException if {@code structuredContent} is not the text of a JSON object
      */

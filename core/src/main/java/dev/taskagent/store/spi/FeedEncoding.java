@@ -34,7 +34,14 @@ public final class FeedEncoding {
      * @param payload the JSON object of what changed
      */
     public record Encoded(long taskId, String sessionId, String kind, String payload) {
-        /** Checks the invariants. */
+        /**
+         * Checks the invariants.
+         *
+         * @param taskId the task that changed
+         * @param sessionId its session; not null
+         * @param kind the event's wire name; not null
+         * @param payload the JSON object of what changed; not null
+         */
         public Encoded {
             Objects.requireNonNull(sessionId, "sessionId");
             Objects.requireNonNull(kind, "kind");

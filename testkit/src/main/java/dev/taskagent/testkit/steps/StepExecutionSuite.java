@@ -83,7 +83,12 @@ public abstract class StepExecutionSuite {
     /** For subclasses, which name the store under test through {@link #createStore(Clock)}. */
     protected StepExecutionSuite() {}
 
-    /** A store whose timestamps come from the clock; a fresh, empty one for each test. */
+    /**
+     * Creates the store under test: a fresh, empty one for each test.
+     *
+     * @param clock the clock the store must take its timestamps from; a {@link MutableClock} the suite moves
+     * @return the store; the suite closes it after the test
+     */
     protected abstract TaskStore createStore(Clock clock);
 
     private final MutableClock clock = MutableClock.standard();
