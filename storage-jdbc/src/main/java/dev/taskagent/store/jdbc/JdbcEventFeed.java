@@ -19,7 +19,6 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -63,6 +62,9 @@ final class JdbcEventFeed implements EventFeed {
     private final ReentrantLock wakeLock = new ReentrantLock();
 
     private final Condition woken = wakeLock.newCondition();
+
+    /** How many wake-ups came so far; guarded by {@link #wakeLock}. */
+    private long wakeUps;
 
     JdbcEventFeed(
             ConnectionSource connections,
@@ -122,12 +124,13 @@ final class JdbcEventFeed implements EventFeed {
         if (notifications != null) {
             notifications.start();
         }
+        long[] seenWakeUps = {wakeUpsSoFar()};
         return PolledSubscription.start(
                 "taskagent-feed-" + SUBSCRIPTIONS.incrementAndGet(),
                 afterPosition,
                 listener,
                 this::read,
-                this::awaitWakeUp,
+                atMost -> seenWakeUps[0] = awaitWakeUp(seenWakeUps[0], atMost),
                 pollInterval);
     }
 
@@ -289,16 +292,38 @@ final class JdbcEventFeed implements EventFeed {
     private void wakeUp() {
         wakeLock.lock();
         try {
+            wakeUps++;
             woken.signalAll();
         } finally {
             wakeLock.unlock();
         }
     }
 
-    private void awaitWakeUp(Duration atMost) throws InterruptedException {
+    private long wakeUpsSoFar() {
         wakeLock.lock();
         try {
-            woken.await(atMost.toMillis(), TimeUnit.MILLISECONDS);
+            return wakeUps;
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    /**
+     * Waits for a wake-up that came after the ones a subscription has seen, or for a while. A wake-up that
+     * came while the subscription was reading is not lost: the wait returns at once.
+     *
+     * @param seen the wake-ups the subscription had seen before its last read
+     * @param atMost the longest wait
+     * @return the wake-ups seen now
+     */
+    private long awaitWakeUp(long seen, Duration atMost) throws InterruptedException {
+        wakeLock.lock();
+        try {
+            long remaining = atMost.toNanos();
+            while (wakeUps == seen && remaining > 0) {
+                remaining = woken.awaitNanos(remaining);
+            }
+            return wakeUps;
         } finally {
             wakeLock.unlock();
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.EventsPrunedException;
 import dev.taskagent.event.FeedEvent;
+import dev.taskagent.event.FeedListener;
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
@@ -27,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -185,6 +187,47 @@ class JdbcEventFeedTest {
                 }
                 assertThat(subscription.failure()).isEmpty();
             }
+        }
+    }
+
+    @Test
+    void onPostgresqlANotificationThatComesWhileTheSubscriptionIsBusyIsNotLost() throws Exception {
+        assumeTrue(TestDatabase.POSTGRES.isConfigured(), "PostgreSQL is not configured");
+        String name = "feed-busy-" + UUID.randomUUID().toString().substring(0, 8);
+        String url = TestDatabase.POSTGRES.newUrl() + "&ApplicationName=" + name;
+        try (JdbcTaskStore store = JdbcTaskStore.builder(url)
+                .eventPollInterval(Duration.ofMinutes(1))
+                .build()) {
+            List<FeedEvent> delivered = new CopyOnWriteArrayList<>();
+            AtomicReference<Instant> secondCommitted = new AtomicReference<>();
+            FeedListener listener = event -> {
+                delivered.add(event);
+                if (delivered.size() == 1) {
+                    // The second change commits, and its notification arrives, while this subscription is
+                    // busy delivering the first: not waiting, so a wake-up given now must be kept.
+                    store.inTransaction(tx -> tx.appendTask(NewTask.of("busy", "second")));
+                    secondCommitted.set(Instant.now());
+                    sleep(Duration.ofSeconds(1));
+                }
+            };
+            try (FeedSubscription subscription = store.eventFeed().subscribe(0, listener)) {
+                await(() -> listeningBackends(name) == 1, "the store listens on a connection of its own");
+                store.inTransaction(tx -> tx.appendTask(NewTask.of("busy", "first")));
+                await(() -> delivered.size() == 2, "the second event arrives");
+                assertThat(Duration.between(secondCommitted.get(), Instant.now()))
+                        .as("woken by the notification that came while it was busy, not by the poll a minute away")
+                        .isLessThan(Duration.ofSeconds(30));
+                assertThat(subscription.failure()).isEmpty();
+            }
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
