@@ -57,6 +57,7 @@ final class BenchDatabase implements AutoCloseable {
     private final String name;
     private final String adminUrl;
     private final Path h2Directory;
+    private final String url;
     private final HikariDataSource dataSource;
 
     private BenchDatabase(Kind kind, String name, String adminUrl, Path h2Directory, String url, int poolSize) {
@@ -64,6 +65,7 @@ final class BenchDatabase implements AutoCloseable {
         this.name = name;
         this.adminUrl = adminUrl;
         this.h2Directory = h2Directory;
+        this.url = url;
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setMaximumPoolSize(poolSize);
@@ -111,6 +113,11 @@ final class BenchDatabase implements AutoCloseable {
     /** @return the pool on the fresh database */
     DataSource dataSource() {
         return dataSource;
+    }
+
+    /** @return the JDBC URL of the fresh database, for connections outside the pool */
+    String jdbcUrl() {
+        return url;
     }
 
     /** @return which server */

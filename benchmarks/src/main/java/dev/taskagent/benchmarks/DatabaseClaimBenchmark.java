@@ -76,9 +76,8 @@ public class DatabaseClaimBenchmark {
                             new JdbcStoreLoader(fresh.dataSource(), "claim"));
                 case "floor" -> FloorClaimTarget.create(fresh);
                 default ->
-                    throw new IllegalArgumentException(
-                            "Unknown implementation '" + implementation
-                                    + "'; use taskagent, taskagent-nofeed or floor");
+                    throw new IllegalArgumentException("Unknown implementation '" + implementation
+                            + "'; use taskagent, taskagent-nofeed or floor");
             };
         } catch (RuntimeException e) {
             // JMH runs no tear-down after a failed set-up: drop the database here.
