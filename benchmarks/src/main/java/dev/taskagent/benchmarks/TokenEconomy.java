@@ -42,6 +42,10 @@ import java.util.Locale;
  *       its answer is call {@code k}, and one last request reads the last result.
  * </ul>
  *
+ * <p>{@link #measureToolsets()} counts what a whole task costs with each of the queue's two toolsets, the
+ * full one ({@code TaskQueue.tools()}) and the worker one ({@code TaskQueue.workerTools()}), when every
+ * request carries all of its toolset's definitions, as a model's requests do: claim, comment, complete.
+ *
  * <p>A definition is counted as the JSON of an OpenAI-style {@code function} tool; the few tokens of
  * message framing an API adds per message are not counted (they would add to the three-call side).
  *
@@ -97,12 +101,70 @@ public final class TokenEconomy {
     }
 
     /**
-     * Prints the table of {@link #measure()}.
+     * One toolset running "claim, comment, complete" when every request carries all its definitions.
+     *
+     * @param name {@code queue} (the full toolset) or {@code worker}
+     * @param tools how many tools the toolset defines
+     * @param definitions tokens of all its definitions: what every request pays for them
+     * @param billed tokens of the four requests of the workflow (three calls and the request that reads
+     *     the last result), each with all the definitions and the history so far
+     */
+    public record Toolset(String name, int tools, int definitions, int billed) {}
+
+    /**
+     * Prints the tables of {@link #measure()} and {@link #measureToolsets()}.
      *
      * @param args ignored
      */
     public static void main(String[] args) {
         System.out.println(table(measure()));
+        System.out.println(toolsetTable(measureToolsets()));
+    }
+
+    /**
+     * Runs "claim, comment, complete" ({@code signup_for_task}, {@code add_comment}, {@code complete_task})
+     * with the full queue toolset and with the worker toolset, each on a fresh in-memory store, and counts
+     * what the requests cost when each carries every definition of its toolset.
+     *
+     * @return the full toolset, then the worker toolset
+     * @throws IllegalStateException if a tool fails or the two runs end differently
+     */
+    public static List<Toolset> measureToolsets() {
+        Encoding encoding = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+        Scenario full = new Scenario();
+        Scenario worker = new Scenario();
+        Toolset fullRun = full.runToolset(encoding, "queue", full.queue.tools());
+        Toolset workerRun = worker.runToolset(encoding, "worker", worker.queue.workerTools());
+        checkSameEnd(full, worker, full.claimableTaskId);
+        return List.of(fullRun, workerRun);
+    }
+
+    /**
+     * Renders toolset figures as a Markdown table.
+     *
+     * @param toolsets from {@link #measureToolsets()}
+     * @return the table
+     */
+    public static String toolsetTable(List<Toolset> toolsets) {
+        StringBuilder text = new StringBuilder();
+        text.append("Toolsets (jtokkit o200k_base): claim, comment, complete\n\n");
+        text.append("| toolset | tools | definitions per request | billed, 3 calls | saving |\n");
+        text.append("| --- | ---: | ---: | ---: | ---: |\n");
+        Toolset first = toolsets.get(0);
+        for (Toolset toolset : toolsets) {
+            text.append("| ")
+                    .append(toolset.name())
+                    .append(" | ")
+                    .append(toolset.tools())
+                    .append(" | ")
+                    .append(toolset.definitions())
+                    .append(" | ")
+                    .append(toolset.billed())
+                    .append(" | ")
+                    .append(toolset == first ? "—" : percent(1.0 - (double) toolset.billed() / first.billed()))
+                    .append(" |\n");
+        }
+        return text.toString();
     }
 
     /**
@@ -317,6 +379,45 @@ public final class TokenEconomy {
             billed += definitions + history; // the request that reads the last result
             return new Workflow(
                     String.join(" + ", toolNames), calls.length, definitions, callTokens, resultTokens, billed);
+        }
+
+        Toolset runToolset(Encoding encoding, String name, Toolbox toolset) {
+            int definitions = 0;
+            for (ToolDefinition definition : toolset.definitions()) {
+                definitions += encoding.countTokensOrdinary(definitionJson(definition));
+            }
+            ToolResult claim = toolset.call(call("signup_for_task", "{\"agent_name\":\"" + AGENT + "\"}"));
+            if (claim.isError() || !claim.text().contains("#" + claimableTaskId + " ")) {
+                throw new IllegalStateException(
+                        "signup_for_task did not claim task " + claimableTaskId + ": " + claim.text());
+            }
+            int attempt = queue.get(claimableTaskId).orElseThrow().attempt();
+            ToolCall[] calls = {
+                call(
+                        "add_comment",
+                        "{\"task_id\":" + claimableTaskId + ",\"author\":\"" + AGENT
+                                + "\",\"comment\":\"Export moved to the job queue; load test passed.\"}"),
+                call(
+                        "complete_task",
+                        "{\"task_id\":" + claimableTaskId + ",\"agent_name\":\"" + AGENT + "\",\"attempt\":" + attempt
+                                + ",\"status\":\"success\"}")
+            };
+            int history = encoding.countTokensOrdinary("signup_for_task")
+                    + encoding.countTokensOrdinary("{\"agent_name\":\"" + AGENT + "\"}");
+            int billed = definitions + history; // the request that answers with the claim
+            history += encoding.countTokensOrdinary(claim.text());
+            for (ToolCall call : calls) {
+                ToolResult result = toolset.call(call);
+                if (result.isError()) {
+                    throw new IllegalStateException(call.name() + " failed: " + result.text());
+                }
+                int callCost =
+                        encoding.countTokensOrdinary(call.name()) + encoding.countTokensOrdinary(call.argumentsJson());
+                billed += definitions + history + callCost;
+                history += callCost + encoding.countTokensOrdinary(result.text());
+            }
+            billed += definitions + history; // the request that reads the last result
+            return new Toolset(name, toolset.definitions().size(), definitions, billed);
         }
 
         /** The definition as an OpenAI-style function tool in a request. */

@@ -47,4 +47,20 @@ class TokenEconomyTest {
                 .contains("| move: update_task + add_comment + get_task | 3 |")
                 .contains("| move: move_task | 1 |");
     }
+
+    @Test
+    void theWorkerToolsetCostsFewerTokensPerRequestAndOverAWholeTask() {
+        List<TokenEconomy.Toolset> toolsets = TokenEconomy.measureToolsets();
+
+        assertThat(toolsets).extracting(TokenEconomy.Toolset::name).containsExactly("queue", "worker");
+        TokenEconomy.Toolset full = toolsets.get(0);
+        TokenEconomy.Toolset worker = toolsets.get(1);
+        assertThat(worker.tools()).isEqualTo(5).isLessThan(full.tools());
+        assertThat(worker.definitions()).isLessThan(full.definitions());
+        assertThat(worker.billed()).isLessThan(full.billed());
+        assertThat(full.billed() - worker.billed())
+                .as("four requests each carry the definitions the worker toolset leaves out")
+                .isEqualTo(4 * (full.definitions() - worker.definitions()));
+        assertThat(TokenEconomy.toolsetTable(toolsets)).contains("| queue | " + full.tools() + " | ");
+    }
 }
