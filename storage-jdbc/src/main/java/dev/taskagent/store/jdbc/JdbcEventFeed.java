@@ -31,9 +31,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * order they became visible, one after the other; a transaction that commits late gets a later position,
  * never one behind a position a reader has passed (TS-10.3). Then it reads by position.
  *
- * <p>Subscriptions poll, woken early on PostgreSQL by {@code NOTIFY} (a trigger on the events table) on a
- * dedicated connection, when the store knows a URL to open it with; a lost notification only delays an
- * event until the next poll. Events older than the retention are pruned in small batches, at most once a
+ * <p>Subscriptions poll. On PostgreSQL they are woken early by {@code NOTIFY}, which the store that
+ * committed sends after its commits ({@link PostgresNotifier}), and which a subscribing store hears on a
+ * dedicated connection when it knows a URL to open it with; a lost notification only delays an event until
+ * the next poll. A store's own subscriptions are woken by its commits directly. Events older than the retention are pruned in small batches, at most once a
  * minute, by the reads.
  *
  * <p>Thread-safe.
@@ -56,6 +57,7 @@ final class JdbcEventFeed implements EventFeed {
     private final Duration retention;
     private final Duration pollInterval;
     private final PostgresNotifications notifications;
+    private final PostgresNotifier notifier;
     private final AtomicLong lastPrune = new AtomicLong(Long.MIN_VALUE);
 
     /** Woken when a notification says events committed; subscriptions wait on it between polls. */
@@ -81,6 +83,18 @@ final class JdbcEventFeed implements EventFeed {
         this.notifications = dialect.id() == JdbcDialect.POSTGRESQL && notificationUrl != null
                 ? new PostgresNotifications(notificationUrl, this::wakeUp)
                 : null;
+        this.notifier = dialect.id() == JdbcDialect.POSTGRESQL ? new PostgresNotifier(connections) : null;
+    }
+
+    /**
+     * Tells the feed that a unit of work of its store committed events: wakes this store's subscriptions,
+     * and on PostgreSQL has the listeners of every process notified.
+     */
+    void committed() {
+        wakeUp();
+        if (notifier != null) {
+            notifier.committed();
+        }
     }
 
     @Override
@@ -161,6 +175,9 @@ final class JdbcEventFeed implements EventFeed {
 
     /** Stops the notification listener, if one runs. */
     void close() {
+        if (notifier != null) {
+            notifier.close();
+        }
         if (notifications != null) {
             notifications.close();
         }

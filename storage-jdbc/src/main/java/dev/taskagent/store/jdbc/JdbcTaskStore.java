@@ -265,6 +265,9 @@ public final class JdbcTaskStore implements TaskStore {
             phase = Phase.COMMIT;
             connection.commit();
             reusable = true;
+            if (feed != null && transaction.appendedEvents()) {
+                feed.committed();
+            }
             return new Attempt<>(result, false);
         } catch (Throwable e) { // also checked exceptions thrown sneakily: never leave half a unit of work
             if (transaction != null) {

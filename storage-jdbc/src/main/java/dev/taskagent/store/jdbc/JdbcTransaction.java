@@ -78,6 +78,7 @@ final class JdbcTransaction implements TaskTransaction {
 
     private boolean ended;
     private SQLException failure;
+    private boolean appendedEvents;
 
     JdbcTransaction(Connection connection, Dialect dialect, Clock clock, String database) {
         this.connection = connection;
@@ -778,6 +779,11 @@ final class JdbcTransaction implements TaskTransaction {
         recorded.add(FeedEncoding.encode(Objects.requireNonNull(event, "event")));
     }
 
+    /** @return whether {@link #flushEvents()} appended events, which the commit makes visible */
+    boolean appendedEvents() {
+        return appendedEvents;
+    }
+
     /**
      * Appends the unit of work's events to the feed, just before it commits: those recorded, and an {@code
      * updated} event for each task written without one (TS-10.1). One batched INSERT, in the unit of work's
@@ -796,6 +802,7 @@ final class JdbcTransaction implements TaskTransaction {
         if (events.isEmpty() && unread.isEmpty()) {
             return;
         }
+        appendedEvents = true;
         sql("append this unit of work's events to the feed", () -> {
             events.addAll(versionsOf(unread));
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO taskagent_events"

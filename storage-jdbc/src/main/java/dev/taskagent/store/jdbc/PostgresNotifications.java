@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 final class PostgresNotifications {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresNotifications.class);
-    private static final String CHANNEL = "taskagent_events";
+    /** The channel of the feed's notifications; their payload is the schema of the store that sent them. */
+    static final String CHANNEL = "taskagent_events";
     /** The {@code application_name} of the listening connection, unless its URL sets one. */
     static final String APPLICATION_NAME = "taskagent-feed-listener";
 

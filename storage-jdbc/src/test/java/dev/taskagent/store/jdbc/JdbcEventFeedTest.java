@@ -169,16 +169,19 @@ class JdbcEventFeedTest {
         assumeTrue(TestDatabase.POSTGRES.isConfigured(), "PostgreSQL is not configured");
         String name = "feed-notify-" + UUID.randomUUID().toString().substring(0, 8);
         String url = TestDatabase.POSTGRES.newUrl() + "&ApplicationName=" + name;
+        // The writer is another store, as in another process: only a notification through the database
+        // can wake the subscription before its poll a minute away.
         try (JdbcTaskStore store = JdbcTaskStore.builder(url)
-                .eventPollInterval(Duration.ofMinutes(1))
-                .build()) {
+                        .eventPollInterval(Duration.ofMinutes(1))
+                        .build();
+                JdbcTaskStore writer = JdbcTaskStore.open(url)) {
             List<FeedEvent> delivered = new CopyOnWriteArrayList<>();
             try (FeedSubscription subscription = store.eventFeed().subscribe(0, delivered::add)) {
                 await(() -> listeningBackends(name) == 1, "the store listens on a connection of its own");
                 // The second round cannot ride on the wake-up the listener gives when it connects.
                 for (int round = 1; round <= 2; round++) {
                     Instant committed = Instant.now();
-                    store.inTransaction(tx -> tx.appendTask(NewTask.of("notified", "task")));
+                    writer.inTransaction(tx -> tx.appendTask(NewTask.of("notified", "task")));
                     int expected = round;
                     await(() -> delivered.size() == expected, "event " + round + " arrives");
                     assertThat(Duration.between(committed, Instant.now()))
@@ -196,8 +199,9 @@ class JdbcEventFeedTest {
         String name = "feed-busy-" + UUID.randomUUID().toString().substring(0, 8);
         String url = TestDatabase.POSTGRES.newUrl() + "&ApplicationName=" + name;
         try (JdbcTaskStore store = JdbcTaskStore.builder(url)
-                .eventPollInterval(Duration.ofMinutes(1))
-                .build()) {
+                        .eventPollInterval(Duration.ofMinutes(1))
+                        .build();
+                JdbcTaskStore writer = JdbcTaskStore.open(url)) {
             List<FeedEvent> delivered = new CopyOnWriteArrayList<>();
             AtomicReference<Instant> secondCommitted = new AtomicReference<>();
             FeedListener listener = event -> {
@@ -205,14 +209,14 @@ class JdbcEventFeedTest {
                 if (delivered.size() == 1) {
                     // The second change commits, and its notification arrives, while this subscription is
                     // busy delivering the first: not waiting, so a wake-up given now must be kept.
-                    store.inTransaction(tx -> tx.appendTask(NewTask.of("busy", "second")));
+                    writer.inTransaction(tx -> tx.appendTask(NewTask.of("busy", "second")));
                     secondCommitted.set(Instant.now());
                     sleep(Duration.ofSeconds(1));
                 }
             };
             try (FeedSubscription subscription = store.eventFeed().subscribe(0, listener)) {
                 await(() -> listeningBackends(name) == 1, "the store listens on a connection of its own");
-                store.inTransaction(tx -> tx.appendTask(NewTask.of("busy", "first")));
+                writer.inTransaction(tx -> tx.appendTask(NewTask.of("busy", "first")));
                 await(() -> delivered.size() == 2, "the second event arrives");
                 assertThat(Duration.between(secondCommitted.get(), Instant.now()))
                         .as("woken by the notification that came while it was busy, not by the poll a minute away")

@@ -27,9 +27,6 @@ CREATE TABLE IF NOT EXISTS taskagent_event_head (
 
 INSERT INTO taskagent_event_head (id, last_position, pruned_through) VALUES (1, 0, 0) ON CONFLICT DO NOTHING;
 
--- A wake-up for subscribers that LISTEN: once per inserting statement, delivered at commit.
-CREATE OR REPLACE FUNCTION taskagent_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('taskagent_events', TG_TABLE_SCHEMA); RETURN NULL; END $$;
-
-DROP TRIGGER IF EXISTS taskagent_events_notify ON taskagent_events;
-
-CREATE TRIGGER taskagent_events_notify AFTER INSERT ON taskagent_events FOR EACH STATEMENT EXECUTE FUNCTION taskagent_events_notify();
+-- Subscribers that LISTEN are woken by NOTIFY taskagent_events, which the store sends after its commits, in
+-- a transaction of its own: NOTIFY in every writing transaction would serialise their commits under one
+-- database-wide lock.
