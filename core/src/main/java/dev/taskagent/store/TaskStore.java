@@ -242,6 +242,19 @@ public interface TaskStore extends AutoCloseable {
     }
 
     /**
+     * Counts the non-archived pending and running tasks, and the running ones whose lease expired ("now"
+     * as in TS-9.1), in a transaction of its own; for gauges and health checks, so it may be called often.
+     *
+     * @return the counts
+     * @throws UnsupportedOperationException if the store cannot count (the default)
+     * @throws TaskStoreException if the storage fails
+     */
+    default TaskCounts countTasks() {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot count its tasks; implement"
+                + " TaskStore.countTasks() (the in-memory and JDBC stores do)");
+    }
+
+    /**
      * Releases the store's resources (connections it opened itself, threads). A store built on a
      * caller's {@code DataSource} does not close that data source. Idempotent.
      */
