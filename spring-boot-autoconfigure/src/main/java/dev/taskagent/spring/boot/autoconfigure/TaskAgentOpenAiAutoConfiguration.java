@@ -3,14 +3,18 @@ package dev.taskagent.spring.boot.autoconfigure;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.openai.OpenAiChatModel;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.StringUtils;
 
 /**
  * The {@link ChatModel} bean, unless the application defines one: the OpenAI adapter configured from {@code
@@ -38,13 +42,13 @@ public class TaskAgentOpenAiAutoConfiguration {
     public OpenAiChatModel taskAgentChatModel(TaskAgentProperties properties) {
         TaskAgentProperties.OpenAi openai = properties.getOpenai();
         OpenAiChatModel.Builder builder = OpenAiChatModel.builder();
-        if (openai.getApiKey() != null) {
+        if (StringUtils.hasText(openai.getApiKey())) {
             named("api-key", () -> builder.apiKey(openai.getApiKey()));
         }
-        if (openai.getBaseUrl() != null) {
+        if (StringUtils.hasText(openai.getBaseUrl())) {
             named("base-url", () -> builder.baseUrl(openai.getBaseUrl()));
         }
-        if (openai.getModel() != null) {
+        if (StringUtils.hasText(openai.getModel())) {
             named("model", () -> builder.model(openai.getModel()));
         }
         builder.timeout(openai.getTimeout()).maxRetries(openai.getMaxRetries());
@@ -60,16 +64,17 @@ public class TaskAgentOpenAiAutoConfiguration {
         }
     }
 
-    /** An API key or a base URL is set. */
-    static final class OpenAiConfigured extends AnyNestedCondition {
-        OpenAiConfigured() {
-            super(ConfigurationPhase.REGISTER_BEAN);
+    /** An API key or a base URL is set, and not empty (as {@code ${OPENAI_API_KEY:}} gives when it is unset). */
+    static final class OpenAiConfigured extends SpringBootCondition {
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            Environment environment = context.getEnvironment();
+            for (String property : new String[] {"taskagent.openai.api-key", "taskagent.openai.base-url"}) {
+                if (StringUtils.hasText(environment.getProperty(property))) {
+                    return ConditionOutcome.match(property + " is set");
+                }
+            }
+            return ConditionOutcome.noMatch("neither taskagent.openai.api-key nor taskagent.openai.base-url is set");
         }
-
-        @ConditionalOnProperty(name = "taskagent.openai.api-key")
-        static final class ApiKey {}
-
-        @ConditionalOnProperty(name = "taskagent.openai.base-url")
-        static final class BaseUrl {}
     }
 }

@@ -166,7 +166,7 @@ public class TaskAgentProperties implements InitializingBean {
         /** Whether the starter creates an OpenAI ChatModel (when the application has none and an API key is set). */
         private boolean enabled = true;
 
-        /** The API key; the ChatModel bean is created only when it is set. */
+        /** The API key; the ChatModel bean is created when it or base-url is set (an empty value counts as unset). */
         private String apiKey;
 
         /** The server's base URL, for OpenAI-compatible servers; OpenAI's own when unset. */
@@ -188,9 +188,6 @@ public class TaskAgentProperties implements InitializingBean {
             if (present(baseUrl) && !present(model)) {
                 problems.add(PREFIX + ".openai.base-url is set (" + baseUrl + ") but " + PREFIX
                         + ".openai.model is not: name the model that server serves");
-            }
-            if (apiKey != null && apiKey.isBlank()) {
-                problems.add(PREFIX + ".openai.api-key is blank: set the key, or remove the property");
             }
             positive(problems, "openai.timeout", timeout);
             atLeast(problems, "openai.max-retries", maxRetries, 0);

@@ -54,6 +54,7 @@ public final class TaskStoreMetrics implements MeterBinder {
             Gauge.builder(EXPIRED_LEASES, counts, cached -> cached.value(TaskCounts::expiredLeases))
                     .description("Running tasks whose lease expired and that no reclaim took back yet")
                     .tag("store", name)
+                    .strongReference(true) // nothing else holds the counts: a weak reference would read NaN
                     .register(registry);
         });
     }
@@ -69,6 +70,7 @@ public final class TaskStoreMetrics implements MeterBinder {
                 .description("Non-archived tasks by status")
                 .tag("store", store)
                 .tag("status", status)
+                .strongReference(true)
                 .register(registry);
     }
 
@@ -95,6 +97,7 @@ public final class TaskStoreMetrics implements MeterBinder {
                     LOG.info("{} cannot count its tasks: its gauges stay empty", store);
                 } catch (RuntimeException e) {
                     counts = null;
+                    LOG.warn("Counting the tasks of {} for its gauges failed: {}", store, e.toString());
                     LOG.debug("Counting the tasks of {} failed", store, e);
                 }
             }

@@ -185,6 +185,7 @@ class TaskAgentObservationTest {
                     TaskQueue queue = context.getBean(TaskQueue.class);
                     // Spring Boot binds MeterBinder beans to its registries; this test's registry is a plain bean.
                     context.getBean(TaskStoreMetrics.class).bindTo(meters);
+                    System.gc(); // the gauges must hold their counts strongly, or they would read NaN from now on
                     Task first =
                             queue.create(queue.newTask("first").assignee(AGENT).build());
                     queue.create(queue.newTask("second").assignee(AGENT).build());
