@@ -6,6 +6,7 @@ import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.extraction.ConversationMessage;
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.ChatModel;
+import dev.taskagent.llm.ChatModelException;
 import dev.taskagent.llm.ScriptedChatModel;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.queue.TaskQueue;
@@ -114,6 +115,32 @@ class TaskAgentObservationTest {
                                     .summary()
                                     .totalAmount())
                             .isEqualTo(2.0);
+                });
+    }
+
+    @Test
+    void aFailedModelCallIsObservedWithItsErrorType() {
+        withMicrometer()
+                .withBean(ChatModel.class, () -> ScriptedChatModel.builder()
+                        .fail(new ChatModelException("429 rate limited"))
+                        .build())
+                .run(context -> {
+                    AgentRun run = context.getBean(TaskAgent.class)
+                            .run("s1", List.of(ConversationMessage.user("m1", "Please add dark mode")));
+                    assertThat(run.isSuccess()).isFalse();
+                    TestObservationRegistryAssert.assertThat(observations)
+                            .hasObservationWithNameEqualTo(MicrometerTaskObserver.MODEL_OPERATION)
+                            .that()
+                            .hasLowCardinalityKeyValue("error.type", ChatModelException.class.getName())
+                            .hasLowCardinalityKeyValue("gen_ai.response.finish_reasons", "none")
+                            .hasError();
+                    assertThat(meters.get(MicrometerTaskObserver.EXTRACTION_RUNS)
+                                    .tag("outcome", "error")
+                                    .timer()
+                                    .count())
+                            .isEqualTo(1);
+                    assertThat(meters.find(MicrometerTaskObserver.TOKEN_USAGE).meters())
+                            .isEmpty();
                 });
     }
 
