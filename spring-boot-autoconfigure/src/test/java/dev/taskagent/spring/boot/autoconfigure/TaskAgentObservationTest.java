@@ -10,9 +10,16 @@ import dev.taskagent.llm.ChatModelException;
 import dev.taskagent.llm.ScriptedChatModel;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.steps.StepExecutor;
+import dev.taskagent.steps.StepRun;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
+import dev.taskagent.tool.JsonSchema;
+import dev.taskagent.tool.Tool;
+import dev.taskagent.tool.ToolResult;
+import dev.taskagent.tool.Toolbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
@@ -171,6 +178,41 @@ class TaskAgentObservationTest {
                     assertThat(stopped).allSatisfy(observation -> assertThat(
                                     observation.getHighCardinalityKeyValue("gen_ai.tool.call.arguments"))
                             .isNull());
+                });
+    }
+
+    @Test
+    void theStepExecutorRunsTheToolboxBeanAndItsToolsAreObserved() {
+        Toolbox toolbox = Toolbox.of(Tool.of(
+                "book_table", "Books a table", JsonSchema.object(), arguments -> ToolResult.error("Fully booked")));
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respond(ScriptedChatModel.toolCalls(ScriptedChatModel.call("book_table", "{}")))
+                .respond(ScriptedChatModel.text("The restaurant is fully booked.\n✓ STEP 1: Tried to book a table"))
+                .build();
+        withMicrometer()
+                .withBean(Toolbox.class, () -> toolbox)
+                .withBean(ChatModel.class, () -> model)
+                .run(context -> {
+                    TaskStore store = context.getBean(TaskStore.class);
+                    Task task = store.inTransaction(tx -> tx.appendTask(NewTask.builder("s1", "Dinner")
+                            .steps("- [ ] Book a table\n")
+                            .build()));
+                    StepRun run = context.getBean(StepExecutor.class).execute(task.id());
+                    assertThat(run.allStepsDone()).as(run.describe()).isTrue();
+                    assertThat(stopped)
+                            .filteredOn(o -> o.getName().equals(MicrometerTaskObserver.TOOL_EXECUTION))
+                            .singleElement()
+                            .satisfies(o -> {
+                                assertThat(o.getLowCardinalityKeyValue("gen_ai.tool.name")
+                                                .getValue())
+                                        .isEqualTo("book_table");
+                                assertThat(o.getLowCardinalityKeyValue("error.type")
+                                                .getValue())
+                                        .isEqualTo("tool_error");
+                            });
+                    assertThat(stopped)
+                            .filteredOn(o -> o.getName().equals(MicrometerTaskObserver.MODEL_OPERATION))
+                            .hasSize(2);
                 });
     }
 
