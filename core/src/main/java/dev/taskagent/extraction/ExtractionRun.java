@@ -6,6 +6,8 @@ import dev.taskagent.extraction.IterationScope.ExecutedCall;
 import dev.taskagent.internal.ModelLoop;
 import dev.taskagent.internal.ModelLoop.Round;
 import dev.taskagent.llm.ToolCall;
+import dev.taskagent.observe.TaskObserver;
+import dev.taskagent.observe.ToolExecution;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
@@ -56,10 +58,19 @@ final class ExtractionRun implements ModelLoop.Hooks {
 
     AgentRun execute() {
         Instant startedAt = agent.clock().instant();
-        String input = agent.store()
-                .inTransaction(transaction -> agent.renderer().render(transaction.listTasks(sessionId), batch));
-        ModelLoop.Outcome outcome = agent.loop().run("Extraction of session '" + sessionId + "'", input, this);
-        return result(outcome, startedAt);
+        TaskObserver.Scope<AgentRun> observation = agent.observer().extractionStarted(sessionId);
+        AgentRun run;
+        try {
+            String input = agent.store()
+                    .inTransaction(transaction -> agent.renderer().render(transaction.listTasks(sessionId), batch));
+            ModelLoop.Outcome outcome = agent.loop().run("Extraction of session '" + sessionId + "'", input, this);
+            run = result(outcome, startedAt);
+        } catch (RuntimeException e) {
+            observation.failed(e);
+            throw e;
+        }
+        observation.succeeded(run);
+        return run;
     }
 
     @Override
@@ -92,10 +103,13 @@ final class ExtractionRun implements ModelLoop.Hooks {
 
     private void runCall(Toolbox toolbox, IterationScope scope, ToolCall call) {
         scope.startCall(call);
+        TaskObserver.Scope<ToolResult> observation = agent.observer().toolExecutionStarted(new ToolExecution(call));
         ToolResult result;
         try {
             result = toolbox.call(call);
+            observation.succeeded(result);
         } catch (ToolExecutionException e) {
+            observation.failed(e.getCause() != null ? e.getCause() : e);
             // Rethrow what the tool threw, so that a store sees its own exception (and may retry on a
             // transient conflict); the scope still names the call in flight.
             throw e.getCause() instanceof RuntimeException cause ? cause : e;

@@ -7,6 +7,7 @@ import dev.taskagent.internal.TransactionRunner;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatModels;
 import dev.taskagent.llm.ChatOptions;
+import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.spi.StoreArguments;
@@ -63,6 +64,7 @@ public final class TaskAgent {
     private final Clock clock;
     private final List<ExtractionTool> tools;
     private final ModelLoop loop;
+    private final TaskObserver observer;
     private final InputRenderer renderer;
     private final TransactionRunner transactions;
     private final SessionLocks sessionLocks = new SessionLocks();
@@ -82,7 +84,10 @@ public final class TaskAgent {
                 builder.chatOptions,
                 maxIterations,
                 ModelLoop.CallsAtTheLimit.RUN, // the calls of the last iteration are writes of their own
-                LOG);
+                LOG,
+                builder.observer,
+                false);
+        observer = builder.observer;
         renderer = new InputRenderer(builder.previousProgressWindow, builder.partTruncationLength);
         transactions = new TransactionRunner(store, builder.listeners);
     }
@@ -155,6 +160,10 @@ public final class TaskAgent {
         return clock;
     }
 
+    TaskObserver observer() {
+        return observer;
+    }
+
     InputRenderer renderer() {
         return renderer;
     }
@@ -188,6 +197,7 @@ public final class TaskAgent {
         private Clock clock = Clock.systemUTC();
         private ChatOptions chatOptions = ChatOptions.defaults();
         private boolean stepsTool;
+        private TaskObserver observer = TaskObserver.none();
 
         private Builder() {}
 
@@ -311,6 +321,19 @@ public final class TaskAgent {
          */
         public Builder chatOptions(ChatOptions value) {
             chatOptions = Objects.requireNonNull(value, "chatOptions");
+            return this;
+        }
+
+        /**
+         * Sets the observer told about every model call, tool execution and extraction run. Default {@link
+         * TaskObserver#none()}; the Spring Boot starter gives one that records Micrometer observations.
+         *
+         * @param value the observer
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         */
+        public Builder observer(TaskObserver value) {
+            observer = Objects.requireNonNull(value, "observer");
             return this;
         }
 

@@ -13,6 +13,8 @@ import dev.taskagent.llm.ToolCall;
 import dev.taskagent.llm.ToolDefinition;
 import dev.taskagent.llm.ToolResultMessage;
 import dev.taskagent.llm.UserMessage;
+import dev.taskagent.observe.ModelCall;
+import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
 import java.util.ArrayList;
@@ -195,6 +197,8 @@ public final class ModelLoop {
     private final int maxModelCalls;
     private final CallsAtTheLimit callsAtTheLimit;
     private final Logger log;
+    private final TaskObserver observer;
+    private final boolean streaming;
 
     /**
      * Creates a loop.
@@ -215,6 +219,32 @@ public final class ModelLoop {
             int maxModelCalls,
             CallsAtTheLimit callsAtTheLimit,
             Logger log) {
+        this(model, systemPrompt, tools, options, maxModelCalls, callsAtTheLimit, log, TaskObserver.none(), false);
+    }
+
+    /**
+     * Creates a loop whose model calls an observer sees.
+     *
+     * @param model the model
+     * @param systemPrompt the system prompt of every request
+     * @param tools the tools the model is offered
+     * @param options the options of every request
+     * @param maxModelCalls how often one run may ask the model; at least 1
+     * @param callsAtTheLimit what happens to the calls of the last answer the limit allows
+     * @param log where failed runs are reported: the logger of the class users configure
+     * @param observer told about every model call
+     * @param streaming whether the run's hooks stream the answers, as the observer is told
+     */
+    public ModelLoop(
+            ChatModel model,
+            String systemPrompt,
+            List<ToolDefinition> tools,
+            ChatOptions options,
+            int maxModelCalls,
+            CallsAtTheLimit callsAtTheLimit,
+            Logger log,
+            TaskObserver observer,
+            boolean streaming) {
         this.model = Objects.requireNonNull(model, "model");
         this.systemPrompt = Objects.requireNonNull(systemPrompt, "systemPrompt");
         this.tools = List.copyOf(tools);
@@ -225,6 +255,8 @@ public final class ModelLoop {
         this.maxModelCalls = maxModelCalls;
         this.callsAtTheLimit = Objects.requireNonNull(callsAtTheLimit, "callsAtTheLimit");
         this.log = Objects.requireNonNull(log, "log");
+        this.observer = Objects.requireNonNull(observer, "observer");
+        this.streaming = streaming;
     }
 
     /**
@@ -315,10 +347,20 @@ public final class ModelLoop {
         }
 
         private ChatResponse ask() {
-            ChatResponse response = hooks.ask(model, new ChatRequest(systemPrompt, history, tools, options));
-            if (response == null) {
-                throw new ChatModelException("The chat model " + model + " returned null instead of a response");
+            ChatRequest request = new ChatRequest(systemPrompt, history, tools, options);
+            TaskObserver.Scope<ChatResponse> observation = observer.modelCallStarted(
+                    new ModelCall(ModelCall.CHAT, model.providerName(), model.modelName(), streaming, request));
+            ChatResponse response;
+            try {
+                response = hooks.ask(model, request);
+                if (response == null) {
+                    throw new ChatModelException("The chat model " + model + " returned null instead of a response");
+                }
+            } catch (RuntimeException e) {
+                observation.failed(e instanceof StoreFailure failure ? failure.storeException : e);
+                throw e;
             }
+            observation.succeeded(response);
             usage = usage.plus(response.usage());
             if (!response.text().isBlank()) {
                 lastText = response.text();

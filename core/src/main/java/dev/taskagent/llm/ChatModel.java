@@ -40,4 +40,25 @@ public interface ChatModel {
         }
         return response;
     }
+
+    /**
+     * Names the model's provider for observations, in the OpenTelemetry GenAI vocabulary where it has a
+     * name ({@code openai}, {@code anthropic}, {@code azure.ai.openai}...). The default says {@code
+     * unknown}; adapters override it.
+     *
+     * @return the provider's name; not null
+     */
+    default String providerName() {
+        return "unknown";
+    }
+
+    /**
+     * Names the model that requests ask for, for observations ({@code gpt-4o-mini}). The default says
+     * {@code unknown}; adapters override it.
+     *
+     * @return the model's name; not null
+     */
+    default String modelName() {
+        return "unknown";
+    }
 }

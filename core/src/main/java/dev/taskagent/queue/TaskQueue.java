@@ -3,6 +3,7 @@ package dev.taskagent.queue;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.TransactionRunner;
+import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
@@ -86,12 +87,14 @@ public final class TaskQueue {
     private final int maxAttempts;
     private final Toolbox tools;
     private final Toolbox workerTools;
+    private final TaskObserver observer;
 
     private TaskQueue(Builder builder) {
         this.runner = new TransactionRunner(builder.store, builder.listeners);
         this.sessionId = builder.sessionId;
         this.leaseDuration = builder.leaseDuration;
         this.maxAttempts = builder.maxAttempts;
+        this.observer = builder.observer;
         this.tools = QueueTools.toolbox(this);
         this.workerTools = QueueTools.workerToolbox(this);
     }
@@ -187,11 +190,20 @@ public final class TaskQueue {
     public Optional<Task> claimNext(String agent, Duration lease) {
         StoreArguments.name(agent, "agent");
         Leases.lease(lease);
-        return runner.run((transaction, events) -> {
-            Optional<Task> claimed = transaction.claimNext(agent, lease);
-            claimed.ifPresent(task -> events.add(new TaskEvent.Claimed(task, agent)));
-            return claimed;
-        });
+        TaskObserver.Scope<Task> observation = observer.claimStarted(agent);
+        Optional<Task> claimed;
+        try {
+            claimed = runner.run((transaction, events) -> {
+                Optional<Task> task = transaction.claimNext(agent, lease);
+                task.ifPresent(found -> events.add(new TaskEvent.Claimed(found, agent)));
+                return task;
+            });
+        } catch (RuntimeException e) {
+            observation.failed(e);
+            throw e;
+        }
+        observation.succeeded(claimed.orElse(null));
+        return claimed;
     }
 
     /**
@@ -236,7 +248,7 @@ public final class TaskQueue {
                     + "; use release to give the" + " task back");
         }
         optionalComment(comment);
-        return runner.run((transaction, events) -> {
+        Task done = runner.run((transaction, events) -> {
             Task completed = transaction.complete(taskId, agent, attempt, outcome);
             if (comment != null) {
                 completed = transaction.addComment(taskId, agent, comment);
@@ -244,6 +256,8 @@ public final class TaskQueue {
             events.add(new TaskEvent.Completed(completed, agent, outcome, comment));
             return completed;
         });
+        observer.taskCompleted(done, agent, outcome);
+        return done;
     }
 
     /**
@@ -294,6 +308,7 @@ public final class TaskQueue {
                 return reclaimed;
             });
             all.addAll(batch);
+            batch.forEach(observer::leaseExpired);
             if (batch.size() < RECLAIM_BATCH) {
                 return List.copyOf(all);
             }
@@ -661,6 +676,7 @@ public final class TaskQueue {
         private String sessionId = DEFAULT_SESSION_ID;
         private Duration leaseDuration = DEFAULT_LEASE;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+        private TaskObserver observer = TaskObserver.none();
 
         private Builder(TaskStore store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -718,6 +734,20 @@ public final class TaskQueue {
          */
         public Builder listener(TaskListener listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Sets the observer told about claims (with their latency and whether they found a task),
+         * completions and expired leases. Default {@link TaskObserver#none()}; the Spring Boot starter gives
+         * one that records Micrometer metrics.
+         *
+         * @param value the observer
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         */
+        public Builder observer(TaskObserver value) {
+            observer = Objects.requireNonNull(value, "observer");
             return this;
         }
 

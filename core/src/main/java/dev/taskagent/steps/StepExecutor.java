@@ -11,6 +11,8 @@ import dev.taskagent.llm.ChatRequest;
 import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.TokenUsage;
 import dev.taskagent.llm.ToolCall;
+import dev.taskagent.observe.TaskObserver;
+import dev.taskagent.observe.ToolExecution;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.spi.StoreArguments;
@@ -18,6 +20,7 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.time.Clock;
@@ -93,6 +96,7 @@ public final class StepExecutor {
     private final boolean lenientMarkers;
     private final boolean countMarkersInCodeBlocks;
     private final boolean statusLeftToCaller;
+    private final TaskObserver observer;
 
     private StepExecutor(Builder builder) {
         store = builder.store;
@@ -106,7 +110,10 @@ public final class StepExecutor {
                 builder.chatOptions,
                 builder.maxModelCalls,
                 ModelLoop.CallsAtTheLimit.LEAVE, // a tool's result no model reads could not tick its step
-                LOG);
+                LOG,
+                builder.observer,
+                true);
+        observer = builder.observer;
         lenientMarkers = builder.lenientMarkers;
         countMarkersInCodeBlocks = builder.countMarkersInCodeBlocks;
         statusLeftToCaller = builder.statusLeftToCaller;
@@ -245,7 +252,16 @@ public final class StepExecutor {
         public ModelLoop.Round runCalls(int iteration, List<ToolCall> calls) {
             List<ToolResult> results = new ArrayList<>();
             for (ToolCall call : calls) {
-                results.add(toolbox.call(call));
+                TaskObserver.Scope<ToolResult> observation = observer.toolExecutionStarted(new ToolExecution(call));
+                ToolResult result;
+                try {
+                    result = toolbox.call(call);
+                } catch (RuntimeException e) {
+                    observation.failed(e instanceof ToolExecutionException && e.getCause() != null ? e.getCause() : e);
+                    throw e;
+                }
+                observation.succeeded(result);
+                results.add(result);
                 toolCalls++;
             }
             return ModelLoop.Round.continuing(results);
@@ -368,6 +384,7 @@ public final class StepExecutor {
         private boolean lenientMarkers;
         private boolean countMarkersInCodeBlocks;
         private boolean statusLeftToCaller;
+        private TaskObserver observer = TaskObserver.none();
 
         private Builder() {}
 
@@ -425,6 +442,19 @@ public final class StepExecutor {
          */
         public Builder listeners(List<TaskListener> values) {
             values.forEach(this::listener);
+            return this;
+        }
+
+        /**
+         * Sets the observer told about every model call, tool execution. Default {@link
+         * TaskObserver#none()}; the Spring Boot starter gives one that records Micrometer observations.
+         *
+         * @param value the observer
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         */
+        public Builder observer(TaskObserver value) {
+            observer = Objects.requireNonNull(value, "observer");
             return this;
         }
 

@@ -182,6 +182,13 @@ import java.util.Optional;
  *       one task in the order its changes committed.
  * </ul>
  *
+ * <p><b>TS-11 Counting</b> (optional: {@link #countTasks()} may throw {@link UnsupportedOperationException})
+ *
+ * <ul>
+ *   <li>TS-11.1 {@code countTasks} counts the non-archived pending and running tasks, and among the running
+ *       ones those whose lease expired ("now" as in TS-9.1).
+ * </ul>
+ *
  * <p>Implementations are thread-safe: one store is shared by every thread of the application.
  */
 public interface TaskStore extends AutoCloseable {
@@ -239,6 +246,19 @@ public interface TaskStore extends AutoCloseable {
     default EventFeed eventFeed() {
         throw new UnsupportedOperationException(getClass().getName() + " has no event feed; use a store that has"
                 + " one (the in-memory and JDBC stores do), or listen in-process with a TaskListener");
+    }
+
+    /**
+     * Counts the non-archived pending and running tasks, and the running ones whose lease expired (TS-11.1),
+     * in a transaction of its own; for gauges and health checks, so it may be called often.
+     *
+     * @return the counts
+     * @throws UnsupportedOperationException if the store cannot count (the default)
+     * @throws TaskStoreException if the storage fails
+     */
+    default TaskCounts countTasks() {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot count its tasks; implement"
+                + " TaskStore.countTasks() (the in-memory and JDBC stores do)");
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.taskagent.event.FeedEvent;
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
@@ -99,7 +100,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <h2>What it checks, and how</h2>
  *
  * <ul>
- *   <li>Rules TS-1.1 to TS-10.6 (TS-1.8, durability, is checked by {@link DurabilityConformanceTest}),
+ *   <li>Rules TS-1.1 to TS-11.1 (TS-1.8, durability, is checked by {@link DurabilityConformanceTest}),
  *       through the {@link TaskTransaction} API and the store's event feed. TS-1.7 (a store may re-run
  *       a unit of work after a transient conflict) is permissive: every unit of work of the kit is
  *       re-runnable, it counts nothing inside a unit of work and records results after commit.
@@ -2340,6 +2341,47 @@ public abstract class TaskStoreConformanceTest {
                 assertThat(task.status()).as("task %d, not completed", id).isIn(TaskStatus.PENDING, TaskStatus.RUNNING);
             }
         });
+    }
+
+    @Test
+    void ts111_countTasksCountsPendingAndRunningTasksAndExpiredLeasesButNotArchivedOnes() {
+        TaskCounts before;
+        try {
+            before = store.countTasks();
+        } catch (UnsupportedOperationException e) {
+            assumeTrue(false, "the store does not count its tasks (TS-11 is optional): " + e.getMessage());
+            return;
+        }
+        String agent = agent("count");
+        String session = session("count");
+        for (String description : List.of("first", "second", "third")) {
+            append(NewTask.builder(session, description).assignee(agent).build());
+        }
+        Task archived =
+                append(NewTask.builder(session, "archived").assignee(agent).build());
+        store.inTransaction(
+                tx -> tx.updateTask(TaskUpdate.of(archived.id()).archived(true).build()));
+        store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        store.claimNext(agent, LEASE).orElseThrow();
+
+        TaskCounts claimed = store.countTasks();
+        assertThat(claimed.pending() - before.pending()).isEqualTo(1);
+        assertThat(claimed.running() - before.running()).isEqualTo(2);
+
+        clock.advance(SHORT_LEASE.plus(CLOCK_SLACK));
+        Instant deadline = Instant.now().plus(DEADLINE);
+        TaskCounts expired = store.countTasks();
+        while (expired.expiredLeases() <= before.expiredLeases()) {
+            assertThat(Instant.now())
+                    .as("the short lease never counted as expired")
+                    .isBefore(deadline);
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+            expired = store.countTasks();
+        }
+        // Tasks other tests left running on a shared database may expire meanwhile too: at least ours counts.
+        assertThat(expired.expiredLeases() - before.expiredLeases()).isPositive();
+        assertThat(expired.running() - before.running()).isEqualTo(2);
+        assertThat(expired.pending() - before.pending()).isEqualTo(1);
     }
 
     @Test

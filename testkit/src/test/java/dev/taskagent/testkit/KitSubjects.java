@@ -81,6 +81,7 @@ final class KitSubjects {
             case CLAIM_SKIPS_LOCKED_TASKS -> ClaimSkipsLockedTasks.class;
             case FEED_APPENDS_BEFORE_COMMIT -> FeedAppendsBeforeCommit.class;
             case FEED_MISSES_UNRECORDED_CHANGES -> FeedMissesUnrecordedChanges.class;
+            case COUNTS_ARCHIVED_TASKS -> CountsArchivedTasks.class;
         };
     }
 
@@ -249,6 +250,13 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.FEED_MISSES_UNRECORDED_CHANGES);
+        }
+    }
+
+    static final class CountsArchivedTasks extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.COUNTS_ARCHIVED_TASKS);
         }
     }
 }

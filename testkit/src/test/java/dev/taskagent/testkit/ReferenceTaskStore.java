@@ -3,6 +3,7 @@ package dev.taskagent.testkit;
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
@@ -111,7 +112,9 @@ final class ReferenceTaskStore implements TaskStore {
         /** Events go into the feed as they are recorded, not when their unit of work commits. */
         FEED_APPENDS_BEFORE_COMMIT,
         /** A change made without an event of its own leaves no trace in the feed. */
-        FEED_MISSES_UNRECORDED_CHANGES
+        FEED_MISSES_UNRECORDED_CHANGES,
+        /** The counts take archived tasks too (the filter was forgotten). */
+        COUNTS_ARCHIVED_TASKS
     }
 
     private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
@@ -164,6 +167,27 @@ final class ReferenceTaskStore implements TaskStore {
                 storageBroken = false;
             }
         };
+    }
+
+    @Override
+    public TaskCounts countTasks() {
+        return inTransaction(transaction -> {
+            Instant now = clock.instant();
+            List<Task> counted = tasks.values().stream()
+                    .filter(task -> has(Defect.COUNTS_ARCHIVED_TASKS) || !task.archived())
+                    .toList();
+            long running = counted.stream()
+                    .filter(task -> task.status() == TaskStatus.RUNNING)
+                    .count();
+            long expired = counted.stream()
+                    .filter(task -> task.status() == TaskStatus.RUNNING && task.isLeased())
+                    .filter(task -> task.leaseExpiresAt().isBefore(now))
+                    .count();
+            long pending = counted.stream()
+                    .filter(task -> task.status() == TaskStatus.PENDING)
+                    .count();
+            return new TaskCounts(pending, running, expired);
+        });
     }
 
     @Override

@@ -182,6 +182,27 @@ public final class OpenAiChatModel implements ChatModel, AutoCloseable {
         return model;
     }
 
+    /**
+     * Names the provider for observations: {@code openai}, the OpenTelemetry GenAI name of the protocol
+     * this adapter speaks, also when the base URL points at another OpenAI-compatible server.
+     *
+     * @return {@code openai}
+     */
+    @Override
+    public String providerName() {
+        return "openai";
+    }
+
+    /**
+     * Names the model for observations: the one sent with every request.
+     *
+     * @return {@link #model()}
+     */
+    @Override
+    public String modelName() {
+        return model;
+    }
+
     /** @return the base URL of the server this model talks to */
     public String baseUrl() {
         return baseUrl;

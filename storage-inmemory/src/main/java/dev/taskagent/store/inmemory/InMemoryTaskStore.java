@@ -3,6 +3,7 @@ package dev.taskagent.store.inmemory;
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
@@ -151,6 +152,36 @@ public final class InMemoryTaskStore implements TaskStore {
             inUnitOfWork.remove();
             lock.unlock();
         }
+    }
+
+    /**
+     * Counts the non-archived pending and running tasks and the running ones whose lease expired on the
+     * store's clock. Walks every task under the store's lock: meant for gauges read every few seconds.
+     *
+     * @return the counts
+     */
+    @Override
+    public TaskCounts countTasks() {
+        return inTransaction(transaction -> {
+            Instant now = clock.instant();
+            long pending = 0;
+            long running = 0;
+            long expired = 0;
+            for (Task task : tasksById.values()) {
+                if (task.archived()) {
+                    continue;
+                }
+                if (task.status() == TaskStatus.PENDING) {
+                    pending++;
+                } else if (task.status() == TaskStatus.RUNNING) {
+                    running++;
+                    if (task.isLeased() && task.leaseExpiresAt().isBefore(now)) {
+                        expired++;
+                    }
+                }
+            }
+            return new TaskCounts(pending, running, expired);
+        });
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.taskagent.store.jdbc;
 
 import dev.taskagent.event.EventFeed;
+import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TransactionWork;
@@ -392,6 +393,18 @@ public final class JdbcTaskStore implements TaskStore {
             cause.addSuppressed(e);
             return false;
         }
+    }
+
+    /**
+     * Counts the non-archived pending and running tasks and the running ones whose lease expired on the
+     * database's clock, in one statement.
+     *
+     * @return the counts
+     * @throws TaskStoreException if the database fails
+     */
+    @Override
+    public TaskCounts countTasks() {
+        return inTransaction(transaction -> ((JdbcTransaction) transaction).countTasks());
     }
 
     /**

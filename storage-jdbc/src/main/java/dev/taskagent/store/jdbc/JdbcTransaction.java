@@ -2,6 +2,7 @@ package dev.taskagent.store.jdbc;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.spi.FeedEncoding;
@@ -192,6 +193,24 @@ final class JdbcTransaction implements TaskTransaction {
                     }
                     return List.copyOf(ids);
                 }
+            }
+        });
+    }
+
+    /** Counts pending, running and lease-expired tasks in one statement, the expiry on the database's clock. */
+    TaskCounts countTasks() {
+        checkUsable();
+        String sql = "SELECT COALESCE(SUM(CASE WHEN status = " + Dialect.PENDING + " THEN 1 ELSE 0 END), 0),"
+                + " COALESCE(SUM(CASE WHEN status = " + Dialect.RUNNING + " THEN 1 ELSE 0 END), 0),"
+                + " COALESCE(SUM(CASE WHEN status = " + Dialect.RUNNING + " AND lease_expires_at < "
+                + dialect.databaseNow() + " THEN 1 ELSE 0 END), 0)"
+                + " FROM taskagent_tasks WHERE archived = FALSE AND status IN (" + Dialect.PENDING + ", "
+                + Dialect.RUNNING + ")";
+        return sql("count the tasks", () -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql);
+                    ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return new TaskCounts(rows.getLong(1), rows.getLong(2), rows.getLong(3));
             }
         });
     }

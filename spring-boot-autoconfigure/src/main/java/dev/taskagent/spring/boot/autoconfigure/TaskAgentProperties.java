@@ -1,0 +1,590 @@
+package dev.taskagent.spring.boot.autoconfigure;
+
+import dev.taskagent.extraction.TaskAgent;
+import dev.taskagent.queue.LeaseReaper;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.steps.StepExecutor;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code taskagent.*} properties of the Spring Boot starter. Checked once bound: a value out of range or
+ * two that contradict each other stop the application context with a message that names the property.
+ *
+ * <p>Not thread-safe while Spring binds it; read-only afterwards.
+ */
+@ConfigurationProperties(prefix = TaskAgentProperties.PREFIX)
+public class TaskAgentProperties implements InitializingBean {
+
+    /** The prefix of every property. */
+    public static final String PREFIX = "taskagent";
+
+    /** Where tasks live. */
+    private final Store store = new Store();
+
+    /** The OpenAI adapter, used when the application has no ChatModel bean of its own. */
+    private final OpenAi openai = new OpenAi();
+
+    /** The extraction agent. */
+    private final Agent agent = new Agent();
+
+    /** The work queue. */
+    private final Queue queue = new Queue();
+
+    /** The step executor. */
+    private final Steps steps = new Steps();
+
+    /** The lease reaper, which takes back the tasks of workers whose lease expired. */
+    private final Reaper reaper = new Reaper();
+
+    /** The MCP server over HTTP. */
+    private final Mcp mcp = new Mcp();
+
+    /** Micrometer observations and metrics. */
+    private final Observations observations = new Observations();
+
+    /** @return the store's properties */
+    public Store getStore() {
+        return store;
+    }
+
+    /** @return the OpenAI adapter's properties */
+    public OpenAi getOpenai() {
+        return openai;
+    }
+
+    /** @return the agent's properties */
+    public Agent getAgent() {
+        return agent;
+    }
+
+    /** @return the queue's properties */
+    public Queue getQueue() {
+        return queue;
+    }
+
+    /** @return the step executor's properties */
+    public Steps getSteps() {
+        return steps;
+    }
+
+    /** @return the reaper's properties */
+    public Reaper getReaper() {
+        return reaper;
+    }
+
+    /** @return the MCP server's properties */
+    public Mcp getMcp() {
+        return mcp;
+    }
+
+    /** @return the observations' properties */
+    public Observations getObservations() {
+        return observations;
+    }
+
+    /**
+     * Checks every property and the rules between them, once Spring bound them.
+     *
+     * @throws IllegalStateException naming every property that is wrong, and why
+     */
+    @Override
+    public void afterPropertiesSet() {
+        List<String> problems = new ArrayList<>();
+        openai.check(problems);
+        agent.check(problems);
+        queue.check(problems);
+        steps.check(problems);
+        reaper.check(problems);
+        mcp.check(problems);
+        if (observations.gaugeRefresh == null || observations.gaugeRefresh.isNegative()) {
+            problems.add(PREFIX + ".observations.gauge-refresh must not be negative, was " + observations.gaugeRefresh);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("Invalid taskagent configuration: " + String.join("; ", problems));
+        }
+    }
+
+    private static void positive(List<String> problems, String property, Duration value) {
+        if (value == null || value.isZero() || value.isNegative()) {
+            problems.add(PREFIX + "." + property + " must be a positive duration (e.g. 30s), was " + value);
+        }
+    }
+
+    private static void atLeast(List<String> problems, String property, int value, int minimum) {
+        if (value < minimum) {
+            problems.add(PREFIX + "." + property + " must be at least " + minimum + ", was " + value);
+        }
+    }
+
+    /** Which store the starter creates when the application has no {@code TaskStore} bean. */
+    public enum StoreType {
+        /** A JDBC store on the application's DataSource when it has one, else the in-memory store. */
+        AUTO,
+        /** A JDBC store on the application's DataSource; the context fails without one. */
+        JDBC,
+        /** The in-memory store, even when there is a DataSource: nothing is persisted. */
+        IN_MEMORY
+    }
+
+    /** {@code taskagent.store.*}. */
+    public static class Store {
+        /** Whether the starter creates a TaskStore bean (when the application has none). */
+        private boolean enabled = true;
+
+        /** Which store to create: auto (JDBC on the DataSource if there is one, else in memory), jdbc, in-memory. */
+        private StoreType type = StoreType.AUTO;
+
+        /** @return whether the store bean is created */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the store bean is created */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the store to create */
+        public StoreType getType() {
+            return type;
+        }
+
+        /** @param type the store to create */
+        public void setType(StoreType type) {
+            this.type = type;
+        }
+    }
+
+    /** {@code taskagent.openai.*}. */
+    public static class OpenAi {
+        /** Whether the starter creates an OpenAI ChatModel (when the application has none and an API key is set). */
+        private boolean enabled = true;
+
+        /** The API key; the ChatModel bean is created when it or base-url is set (an empty value counts as unset). */
+        private String apiKey;
+
+        /** The server's base URL, for OpenAI-compatible servers; OpenAI's own when unset. */
+        private String baseUrl;
+
+        /** The model every request asks for; required with base-url, gpt-4o-mini by default otherwise. */
+        private String model;
+
+        /** How long one attempt of a request may take. */
+        private Duration timeout = Duration.ofMinutes(10);
+
+        /** How often a failed request is retried. */
+        private int maxRetries = 2;
+
+        void check(List<String> problems) {
+            if (!enabled) {
+                return;
+            }
+            if (present(baseUrl) && !present(model)) {
+                problems.add(PREFIX + ".openai.base-url is set (" + baseUrl + ") but " + PREFIX
+                        + ".openai.model is not: name the model that server serves");
+            }
+            positive(problems, "openai.timeout", timeout);
+            atLeast(problems, "openai.max-retries", maxRetries, 0);
+        }
+
+        /** @return whether the adapter is created */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the adapter is created */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the API key, or null */
+        public String getApiKey() {
+            return apiKey;
+        }
+
+        /** @param apiKey the API key */
+        public void setApiKey(String apiKey) {
+            this.apiKey = apiKey;
+        }
+
+        /** @return the base URL, or null */
+        public String getBaseUrl() {
+            return baseUrl;
+        }
+
+        /** @param baseUrl the base URL */
+        public void setBaseUrl(String baseUrl) {
+            this.baseUrl = baseUrl;
+        }
+
+        /** @return the model, or null */
+        public String getModel() {
+            return model;
+        }
+
+        /** @param model the model */
+        public void setModel(String model) {
+            this.model = model;
+        }
+
+        /** @return the timeout of one attempt */
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        /** @param timeout the timeout of one attempt */
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        /** @return how often a failed request is retried */
+        public int getMaxRetries() {
+            return maxRetries;
+        }
+
+        /** @param maxRetries how often a failed request is retried */
+        public void setMaxRetries(int maxRetries) {
+            this.maxRetries = maxRetries;
+        }
+    }
+
+    /** {@code taskagent.agent.*}. */
+    public static class Agent {
+        /** Whether the starter creates a TaskAgent bean (when there is a store and a chat model). */
+        private boolean enabled = true;
+
+        /** How many times one extraction run may call the model. */
+        private int maxIterations = TaskAgent.Builder.DEFAULT_MAX_ITERATIONS;
+
+        /** Whether the model is offered set_task_steps, which gives a task a Markdown checklist. */
+        private boolean stepsTool;
+
+        void check(List<String> problems) {
+            atLeast(problems, "agent.max-iterations", maxIterations, 1);
+        }
+
+        /** @return whether the agent is created */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the agent is created */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the model calls one run may make */
+        public int getMaxIterations() {
+            return maxIterations;
+        }
+
+        /** @param maxIterations the model calls one run may make */
+        public void setMaxIterations(int maxIterations) {
+            this.maxIterations = maxIterations;
+        }
+
+        /** @return whether set_task_steps is offered */
+        public boolean isStepsTool() {
+            return stepsTool;
+        }
+
+        /** @param stepsTool whether set_task_steps is offered */
+        public void setStepsTool(boolean stepsTool) {
+            this.stepsTool = stepsTool;
+        }
+    }
+
+    /** {@code taskagent.queue.*}. */
+    public static class Queue {
+        /** Whether the starter creates a TaskQueue bean (when there is a store). */
+        private boolean enabled = true;
+
+        /** The session that holds the tasks created through the queue. */
+        private String sessionId = TaskQueue.DEFAULT_SESSION_ID;
+
+        /** How long a claim holds its task without a heartbeat before a reclaim may take it back. */
+        private Duration leaseDuration = TaskQueue.DEFAULT_LEASE;
+
+        /** How many claims a task may use before an expired lease fails it (a dead letter). */
+        private int maxAttempts = TaskQueue.DEFAULT_MAX_ATTEMPTS;
+
+        void check(List<String> problems) {
+            positive(problems, "queue.lease-duration", leaseDuration);
+            if (leaseDuration != null && leaseDuration.compareTo(Duration.ofDays(1)) > 0) {
+                problems.add(PREFIX + ".queue.lease-duration must be at most 1 day, was " + leaseDuration);
+            }
+            atLeast(problems, "queue.max-attempts", maxAttempts, 1);
+            if (sessionId == null || sessionId.isBlank()) {
+                problems.add(PREFIX + ".queue.session-id must not be blank");
+            }
+        }
+
+        /** @return whether the queue is created */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the queue is created */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the queue's session */
+        public String getSessionId() {
+            return sessionId;
+        }
+
+        /** @param sessionId the queue's session */
+        public void setSessionId(String sessionId) {
+            this.sessionId = sessionId;
+        }
+
+        /** @return the lease of a claim */
+        public Duration getLeaseDuration() {
+            return leaseDuration;
+        }
+
+        /** @param leaseDuration the lease of a claim */
+        public void setLeaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+        }
+
+        /** @return the claims a task may use */
+        public int getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        /** @param maxAttempts the claims a task may use */
+        public void setMaxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+    }
+
+    /** {@code taskagent.steps.*}. */
+    public static class Steps {
+        /** Whether the starter creates a StepExecutor bean (when there is a store and a chat model). */
+        private boolean enabled = true;
+
+        /** How many model calls one step execution may make. */
+        private int maxModelCalls = StepExecutor.DEFAULT_MAX_MODEL_CALLS;
+
+        void check(List<String> problems) {
+            atLeast(problems, "steps.max-model-calls", maxModelCalls, 1);
+        }
+
+        /** @return whether the executor is created */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the executor is created */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the model calls one run may make */
+        public int getMaxModelCalls() {
+            return maxModelCalls;
+        }
+
+        /** @param maxModelCalls the model calls one run may make */
+        public void setMaxModelCalls(int maxModelCalls) {
+            this.maxModelCalls = maxModelCalls;
+        }
+    }
+
+    /** {@code taskagent.reaper.*}. */
+    public static class Reaper {
+        /** Whether the lease reaper runs while the application context runs (when there is a queue). */
+        private boolean enabled = true;
+
+        /** The pause between two reclaims of expired leases. */
+        private Duration interval = LeaseReaper.DEFAULT_INTERVAL;
+
+        void check(List<String> problems) {
+            positive(problems, "reaper.interval", interval);
+            if (interval != null
+                    && !interval.isNegative()
+                    && !interval.isZero()
+                    && (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofDays(1)) > 0)) {
+                problems.add(PREFIX + ".reaper.interval must be between 10ms and 1d, was " + interval);
+            }
+        }
+
+        /** @return whether the reaper runs */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the reaper runs */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the pause between two rounds */
+        public Duration getInterval() {
+            return interval;
+        }
+
+        /** @param interval the pause between two rounds */
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+    }
+
+    /** {@code taskagent.mcp.*}. */
+    public static class Mcp {
+        /** Whether the MCP server over HTTP runs (needs taskagent-mcp on the class path). */
+        private boolean enabled;
+
+        /** The address the server listens on; any address other than a loopback one needs a token. */
+        private String bindAddress = "127.0.0.1";
+
+        /** The port the server listens on; 0 lets the system choose. */
+        private int port = 8765;
+
+        /** The bearer token every request must carry; at least 16 characters, no white space. */
+        private String token;
+
+        /** The toolsets served: queue, worker, tasks (taskfile runs commands and is not offered here). */
+        private List<String> toolsets = new ArrayList<>(List.of("queue", "tasks"));
+
+        void check(List<String> problems) {
+            if (!enabled) {
+                return;
+            }
+            if (port < 0 || port > 65_535) {
+                problems.add(PREFIX + ".mcp.port must be 0-65535, was " + port);
+            }
+            if (bindAddress == null || bindAddress.isBlank()) {
+                problems.add(PREFIX + ".mcp.bind-address must not be blank");
+            } else if (!present(token) && !isLoopback(bindAddress)) {
+                problems.add(PREFIX + ".mcp.bind-address is " + bindAddress + ", which is not a loopback address,"
+                        + " and " + PREFIX + ".mcp.token is not set: set a token of at least 16 characters, or"
+                        + " listen on 127.0.0.1");
+            }
+            if (token != null && (token.length() < 16 || token.chars().anyMatch(Character::isWhitespace))) {
+                problems.add(PREFIX + ".mcp.token must have at least 16 characters and no white space (got "
+                        + token.length() + " characters)");
+            }
+            for (String toolset : toolsets) {
+                if (!List.of("queue", "worker", "tasks").contains(toolset)) {
+                    problems.add(PREFIX + ".mcp.toolsets has '" + toolset + "'; use queue, worker or tasks");
+                }
+            }
+        }
+
+        private static boolean isLoopback(String address) {
+            try {
+                return InetAddress.getByName(address.strip()).isLoopbackAddress();
+            } catch (UnknownHostException e) {
+                return false;
+            }
+        }
+
+        /** @return whether the server runs */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the server runs */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the address to listen on */
+        public String getBindAddress() {
+            return bindAddress;
+        }
+
+        /** @param bindAddress the address to listen on */
+        public void setBindAddress(String bindAddress) {
+            this.bindAddress = bindAddress;
+        }
+
+        /** @return the port */
+        public int getPort() {
+            return port;
+        }
+
+        /** @param port the port */
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        /** @return the bearer token, or null */
+        public String getToken() {
+            return token;
+        }
+
+        /** @param token the bearer token */
+        public void setToken(String token) {
+            this.token = token;
+        }
+
+        /** @return the toolsets served */
+        public List<String> getToolsets() {
+            return toolsets;
+        }
+
+        /** @param toolsets the toolsets served */
+        public void setToolsets(List<String> toolsets) {
+            this.toolsets = toolsets;
+        }
+    }
+
+    /** {@code taskagent.observations.*}. */
+    public static class Observations {
+        /** Whether model calls, tool executions, claims and runs are observed (when Micrometer is present). */
+        private boolean enabled = true;
+
+        /**
+         * Whether prompts, answers, tool arguments and tool results are added to observations (high-cardinality
+         * key values, seen by tracing). Off: they can hold personal data.
+         */
+        private boolean includeContent;
+
+        /** How long the task counts behind the gauges are reused before the store is asked again. */
+        private Duration gaugeRefresh = Duration.ofSeconds(10);
+
+        /** @return whether observations are recorded */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether observations are recorded */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return whether content is recorded */
+        public boolean isIncludeContent() {
+            return includeContent;
+        }
+
+        /** @param includeContent whether content is recorded */
+        public void setIncludeContent(boolean includeContent) {
+            this.includeContent = includeContent;
+        }
+
+        /** @return how long gauge counts are reused */
+        public Duration getGaugeRefresh() {
+            return gaugeRefresh;
+        }
+
+        /** @param gaugeRefresh how long gauge counts are reused */
+        public void setGaugeRefresh(Duration gaugeRefresh) {
+            this.gaugeRefresh = gaugeRefresh;
+        }
+    }
+
+    private static boolean present(String value) {
+        return value != null && !value.isBlank();
+    }
+}

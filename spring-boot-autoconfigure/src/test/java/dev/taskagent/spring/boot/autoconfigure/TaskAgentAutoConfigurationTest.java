@@ -1,0 +1,280 @@
+package dev.taskagent.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.event.TaskListener;
+import dev.taskagent.extraction.AgentRun;
+import dev.taskagent.extraction.ConversationMessage;
+import dev.taskagent.extraction.TaskAgent;
+import dev.taskagent.llm.ChatModel;
+import dev.taskagent.llm.ScriptedChatModel;
+import dev.taskagent.llm.openai.OpenAiChatModel;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.steps.StepExecutor;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.store.jdbc.JdbcTaskStore;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/** Every condition of the auto-configuration, with the beans a user would notice. */
+@ExtendWith(OutputCaptureExtension.class)
+class TaskAgentAutoConfigurationTest {
+
+    static final AutoConfigurations TASKAGENT = AutoConfigurations.of(
+            TaskAgentStoreAutoConfiguration.class,
+            TaskAgentOpenAiAutoConfiguration.class,
+            TaskAgentObservationAutoConfiguration.class,
+            TaskAgentAutoConfiguration.class,
+            TaskAgentLifecycleAutoConfiguration.class,
+            TaskAgentMcpAutoConfiguration.class,
+            TaskAgentHealthAutoConfiguration.class);
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(TASKAGENT);
+
+    private final ApplicationContextRunner withH2 = runner.withConfiguration(
+                    AutoConfigurations.of(DataSourceAutoConfiguration.class))
+            .withPropertyValues("spring.datasource.url=jdbc:h2:mem:" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
+
+    @Test
+    void withoutADataSourceTheTasksLiveInMemoryAndTheLogSaysNothingIsPersisted(CapturedOutput output) {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(TaskStore.class);
+            assertThat(context.getBean(TaskStore.class)).isInstanceOf(InMemoryTaskStore.class);
+            assertThat(context).hasSingleBean(TaskQueue.class).hasSingleBean(LeaseReaperLifecycle.class);
+        });
+        assertThat(output).contains("taskagent keeps its tasks in memory: nothing is persisted");
+    }
+
+    @Test
+    void withADataSourceTheTasksLiveInItsDatabase() {
+        withH2.run(context -> {
+            assertThat(context.getBean(TaskStore.class)).isInstanceOf(JdbcTaskStore.class);
+            TaskQueue queue = context.getBean(TaskQueue.class);
+            Task created =
+                    queue.create(queue.newTask("persisted").assignee("alice").build());
+            assertThat(((JdbcTaskStore) context.getBean(TaskStore.class)).findTask(created.id()))
+                    .isPresent();
+        });
+    }
+
+    @Test
+    void storeTypeInMemoryIgnoresTheDataSourceWithoutAWarning(CapturedOutput output) {
+        withH2.withPropertyValues("taskagent.store.type=in-memory")
+                .run(context -> assertThat(context.getBean(TaskStore.class)).isInstanceOf(InMemoryTaskStore.class));
+        assertThat(output).doesNotContain("nothing is persisted");
+    }
+
+    @Test
+    void storeTypeJdbcWithoutADataSourceFailsNamingTheProperty() {
+        runner.withPropertyValues("taskagent.store.type=jdbc").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .hasMessageStartingWith(
+                            "taskagent.store.type is jdbc, but the application has no single" + " DataSource bean");
+        });
+    }
+
+    @Test
+    void theApplicationsOwnBeansWin() {
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        ScriptedChatModel model = ScriptedChatModel.builder().build();
+        withH2.withBean(TaskStore.class, () -> store)
+                .withBean(ChatModel.class, () -> model)
+                .withPropertyValues("taskagent.openai.api-key=sk-test")
+                .run(context -> {
+                    assertThat(context.getBean(TaskStore.class)).isSameAs(store);
+                    assertThat(context.getBean(ChatModel.class)).isSameAs(model);
+                    assertThat(context).doesNotHaveBean(OpenAiChatModel.class);
+                    assertThat(context.getBean(TaskQueue.class).store()).isSameAs(store);
+                });
+        TaskQueue ownQueue = TaskQueue.builder(store).build();
+        runner.withBean(TaskQueue.class, () -> ownQueue)
+                .run(context -> assertThat(context.getBean(TaskQueue.class)).isSameAs(ownQueue));
+    }
+
+    @Test
+    void theOpenAiModelIsMadeFromTheProperties() {
+        runner.withPropertyValues(
+                        "taskagent.openai.api-key=sk-test",
+                        "taskagent.openai.base-url=http://127.0.0.1:9/v1",
+                        "taskagent.openai.model=llama3.2")
+                .run(context -> {
+                    OpenAiChatModel model = context.getBean(OpenAiChatModel.class);
+                    assertThat(model.modelName()).isEqualTo("llama3.2");
+                    assertThat(model.baseUrl()).isEqualTo("http://127.0.0.1:9/v1");
+                    assertThat(context).hasSingleBean(TaskAgent.class).hasSingleBean(StepExecutor.class);
+                });
+    }
+
+    @Test
+    void withoutAModelTheQueueRunsButNeitherTheAgentNorTheExecutorIsMade() {
+        runner.run(context -> assertThat(context)
+                .hasSingleBean(TaskQueue.class)
+                .doesNotHaveBean(ChatModel.class)
+                .doesNotHaveBean(TaskAgent.class)
+                .doesNotHaveBean(StepExecutor.class));
+        runner.withPropertyValues("taskagent.openai.api-key=sk-test", "taskagent.openai.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(ChatModel.class));
+    }
+
+    @Test
+    void eachBeanCanBeSwitchedOff() {
+        ApplicationContextRunner withModel = runner.withBean(
+                ChatModel.class, () -> ScriptedChatModel.builder().build());
+        withModel.withPropertyValues("taskagent.agent.enabled=false").run(context -> assertThat(context)
+                .doesNotHaveBean(TaskAgent.class)
+                .hasSingleBean(StepExecutor.class));
+        withModel.withPropertyValues("taskagent.steps.enabled=false").run(context -> assertThat(context)
+                .hasSingleBean(TaskAgent.class)
+                .doesNotHaveBean(StepExecutor.class));
+        withModel.withPropertyValues("taskagent.reaper.enabled=false").run(context -> assertThat(context)
+                .hasSingleBean(TaskQueue.class)
+                .doesNotHaveBean(LeaseReaperLifecycle.class));
+        withModel.withPropertyValues("taskagent.queue.enabled=false").run(context -> assertThat(context)
+                .doesNotHaveBean(TaskQueue.class)
+                .doesNotHaveBean(LeaseReaperLifecycle.class));
+        withModel.withPropertyValues("taskagent.store.enabled=false").run(context -> assertThat(context)
+                .doesNotHaveBean(TaskStore.class)
+                .doesNotHaveBean(TaskQueue.class)
+                .doesNotHaveBean(TaskAgent.class));
+    }
+
+    @Test
+    void everyListenerBeanHearsTheQueueAndTheAgent() {
+        List<TaskEvent> heard = new CopyOnWriteArrayList<>();
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .respond(ScriptedChatModel.toolCalls(ScriptedChatModel.call(
+                        "insert_task", "{\"after_task_order\": 0, \"task_description\": \"Add dark mode\"}")))
+                .respond(ScriptedChatModel.toolCalls(ScriptedChatModel.call("finish", "{}")))
+                .build();
+        runner.withBean(TaskListener.class, () -> heard::add)
+                .withBean(ChatModel.class, () -> model)
+                .run(context -> {
+                    TaskQueue queue = context.getBean(TaskQueue.class);
+                    queue.create(
+                            queue.newTask("Review the fix").assignee("alice").build());
+                    AgentRun run = context.getBean(TaskAgent.class)
+                            .run("s1", List.of(ConversationMessage.user("m1", "Please add dark mode")));
+                    assertThat(run.isSuccess()).as(run.toString()).isTrue();
+                });
+        assertThat(heard)
+                .extracting(event -> event.task().description())
+                .containsExactly("Review the fix", "Add dark mode");
+    }
+
+    @Test
+    void theReaperRunsWithTheContextAndTakesBackExpiredClaims() {
+        LeaseReaperLifecycle[] reaper = new LeaseReaperLifecycle[1];
+        runner.withPropertyValues("taskagent.queue.lease-duration=50ms", "taskagent.reaper.interval=20ms")
+                .run(context -> {
+                    reaper[0] = context.getBean(LeaseReaperLifecycle.class);
+                    assertThat(reaper[0].isRunning()).isTrue();
+                    TaskQueue queue = context.getBean(TaskQueue.class);
+                    Task task = queue.create(
+                            queue.newTask("abandoned").assignee("bob").build());
+                    assertThat(queue.claimNext("bob")).isPresent();
+                    waitFor(() ->
+                            queue.store().findTask(task.id()).orElseThrow().status() == TaskStatus.PENDING);
+                });
+        assertThat(reaper[0].isRunning()).isFalse();
+    }
+
+    @Test
+    void theMcpServerIsOffUnlessEnabledAndThenListensWhileTheContextRuns() throws Exception {
+        runner.run(context -> assertThat(context).doesNotHaveBean(McpServerLifecycle.class));
+        URI[] endpoint = new URI[1];
+        runner.withPropertyValues("taskagent.mcp.enabled=true", "taskagent.mcp.port=0")
+                .run(context -> {
+                    endpoint[0] = context.getBean(McpServerLifecycle.class).endpoint();
+                    assertThat(get(endpoint[0]).statusCode()).isBetween(200, 499);
+                });
+        assertThatThrownBy(() -> get(endpoint[0])).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void badPropertiesStopTheContextWithAMessageNamingTheProperty() {
+        failsWith(
+                "taskagent.openai.base-url is set (http://127.0.0.1:11434/v1) but taskagent.openai.model is not",
+                "taskagent.openai.base-url=http://127.0.0.1:11434/v1");
+        failsWith(
+                "taskagent.queue.lease-duration must be a positive duration (e.g. 30s), was PT-1S",
+                "taskagent.queue.lease-duration=-1s");
+        failsWith(
+                "taskagent.reaper.interval must be a positive duration (e.g. 30s), was PT0S",
+                "taskagent.reaper.interval=0s");
+        failsWith("taskagent.queue.max-attempts must be at least 1, was 0", "taskagent.queue.max-attempts=0");
+        failsWith("taskagent.agent.max-iterations must be at least 1, was 0", "taskagent.agent.max-iterations=0");
+        failsWith(
+                "taskagent.mcp.bind-address is 0.0.0.0, which is not a loopback address, and taskagent.mcp.token is"
+                        + " not set",
+                "taskagent.mcp.enabled=true",
+                "taskagent.mcp.bind-address=0.0.0.0");
+        failsWith(
+                "taskagent.mcp.token must have at least 16 characters",
+                "taskagent.mcp.enabled=true",
+                "taskagent.mcp.token=short");
+        failsWith(
+                "taskagent.openai.base-url is invalid: ",
+                "taskagent.openai.base-url=not a url",
+                "taskagent.openai.model=m");
+    }
+
+    @Test
+    void everyProblemIsNamedAtOnce() {
+        runner.withPropertyValues("taskagent.queue.max-attempts=0", "taskagent.reaper.interval=-5s")
+                .run(context -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .hasMessageContaining("taskagent.queue.max-attempts")
+                        .hasMessageContaining("taskagent.reaper.interval"));
+    }
+
+    private void failsWith(String message, String... properties) {
+        runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).hasFailed();
+            // The message of the exception that names the property, wherever it sits in the chain of causes.
+            assertThat(context.getStartupFailure()).hasStackTraceContaining(message);
+        });
+    }
+
+    private static HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(uri)
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+    }
+
+    static void waitFor(BooleanSupplier condition) {
+        Instant deadline = Instant.now().plusSeconds(10);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("the condition did not hold within 10 s");
+            }
+            LockSupport.parkNanos(5_000_000L); // polls the condition; the deadline bounds the wait
+        }
+    }
+}
