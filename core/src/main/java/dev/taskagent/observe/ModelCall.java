@@ -21,7 +21,15 @@ public record ModelCall(
     /** The operation name of a chat completion. */
     public static final String CHAT = "chat";
 
-    /** Checks that nothing is null. */
+    /**
+     * Checks that nothing is null.
+     *
+     * @param operationName not null
+     * @param providerName not null
+     * @param requestModel not null
+     * @param streaming whether the answer streams in
+     * @param request not null
+     */
     public ModelCall {
         Objects.requireNonNull(operationName, "operationName");
         Objects.requireNonNull(providerName, "providerName");

@@ -13,7 +13,11 @@ import java.util.Objects;
  */
 public record ToolExecution(ToolCall call) {
 
-    /** Checks that the call is there. */
+    /**
+     * Checks that the call is there.
+     *
+     * @param call not null
+     */
     public ToolExecution {
         Objects.requireNonNull(call, "call");
     }

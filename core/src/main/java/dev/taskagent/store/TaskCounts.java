@@ -12,7 +12,13 @@ package dev.taskagent.store;
  */
 public record TaskCounts(long pending, long running, long expiredLeases) {
 
-    /** Checks the invariants. */
+    /**
+     * Checks the invariants.
+     *
+     * @param pending not negative
+     * @param running not negative
+     * @param expiredLeases not negative, at most {@code running}
+     */
     public TaskCounts {
         if (pending < 0 || running < 0 || expiredLeases < 0 || expiredLeases > running) {
             throw new IllegalArgumentException("counts must not be negative and expired leases are running tasks:"
