@@ -59,7 +59,7 @@ final class BoardHttp implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
+        try {
             securityHeaders(exchange.getResponseHeaders());
             route(exchange);
         } catch (ApiException e) {
@@ -70,6 +70,7 @@ final class BoardHttp implements HttpHandler {
             LOG.warn("The task board failed to answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
             sendError(exchange, new ApiException(500, null, "The board failed: " + e.getMessage()));
         } finally {
+            exchange.close();
             // An event stream's thread may have been interrupted to drop its client; the pool reuses it.
             Thread.interrupted();
         }

@@ -1,5 +1,5 @@
-// The task board's page: builds every element with createElement and textContent (never innerHTML), so
-// that whatever users and models wrote shows as text. Talks to the board's JSON API and follows its event
+// The task board's page: builds every element with createElement and textContent, never by parsing markup,
+// so that whatever users and models wrote shows as text. Talks to the board's JSON API and follows its event
 // stream; the filters live in the URL's query string.
 'use strict';
 
