@@ -23,11 +23,14 @@ import org.slf4j.LoggerFactory;
  * The server-sent events of {@code /api/events}: one subscription to the store's event feed, fanned out to
  * every open stream through a bounded queue per client.
  *
- * <p>A client that does not read fills its socket, then its queue; when the queue is full the client is
- * dropped (its thread is interrupted, which closes its connection), so it never holds more than {@value
- * #CLIENT_QUEUE} events and never slows the others down. A client that comes back with {@code
- * Last-Event-ID} (or {@code ?after=}) gets the events it missed, read from the feed, unless it missed more
- * than {@value #MAX_CATCH_UP}: then it gets a {@code reset} event and reloads.
+ * <p>Memory is bounded per client: at most {@value #CLIENT_QUEUE} events wait for it. A client that falls
+ * further behind (a burst) stops being queued for and, once it has caught up with its queue, reads what it
+ * missed from the feed itself, so a slow reader loses nothing. A client that does not read at all blocks
+ * its writer on a full socket; once that write has been stuck longer than the stall timeout while events
+ * keep coming, the client is dropped (its thread is interrupted, which closes its connection), and it never
+ * slows the others down. A client that comes back with {@code Last-Event-ID} (or {@code ?after=}) gets the
+ * events it missed, read from the feed, unless it missed more than {@value #MAX_CATCH_UP}: then it gets a
+ * {@code reset} event and reloads.
  *
  * <p>Each event is {@code id: <position>}, {@code event: task}, {@code data: {position, taskId, sessionId,
  * kind, time, payload}}.
@@ -45,15 +48,17 @@ final class EventStream implements AutoCloseable {
 
     private final EventFeed feed;
     private final Duration heartbeat;
+    private final long stallNanos;
     private final int maxClients;
     private final Set<Client> clients = ConcurrentHashMap.newKeySet();
     private final AtomicLong dropped = new AtomicLong();
     private volatile FeedSubscription subscription;
     private volatile boolean closed;
 
-    EventStream(EventFeed feed, Duration heartbeat, int maxClients) {
+    EventStream(EventFeed feed, Duration heartbeat, Duration stallTimeout, int maxClients) {
         this.feed = feed;
         this.heartbeat = heartbeat;
+        this.stallNanos = stallTimeout.toNanos();
         this.maxClients = maxClients;
     }
 
@@ -83,17 +88,38 @@ final class EventStream implements AutoCloseable {
     }
 
     private void publish(FeedEvent event) {
+        long now = System.nanoTime();
         for (Client client : clients) {
-            if (!client.queue.offer(event)) {
-                drop(client);
+            if (!dropIfStalled(client, now) && !client.behind && !client.queue.offer(event)) {
+                client.behind = true; // it reads the rest from the feed once its queue is written
             }
         }
+    }
+
+    /** Drops the clients whose writes have been blocked too long; run on events and on heartbeats. */
+    private void dropStalledClients() {
+        long now = System.nanoTime();
+        for (Client client : clients) {
+            dropIfStalled(client, now);
+        }
+    }
+
+    private boolean dropIfStalled(Client client, long now) {
+        long since = client.writingSince;
+        if (since != 0 && now - since > stallNanos) {
+            drop(client);
+            return true;
+        }
+        return false;
     }
 
     private void drop(Client client) {
         if (clients.remove(client)) {
             dropped.incrementAndGet();
-            LOG.info("Dropped a task board event stream that fell {} events behind", CLIENT_QUEUE);
+            LOG.info(
+                    "Dropped a task board event stream whose client stopped reading (a write blocked for more than"
+                            + " {} ms)",
+                    TimeUnit.NANOSECONDS.toMillis(stallNanos));
             client.dropped = true;
             // A thread blocked writing to a socket channel is freed by an interrupt, which closes the channel.
             client.thread.interrupt();
@@ -116,9 +142,8 @@ final class EventStream implements AutoCloseable {
             exchange.getResponseHeaders().set("X-Accel-Buffering", "no");
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();
-            write(out, "retry: 1000\n: connected\n\n");
-            out.flush();
-            long sent = catchUp(out, after);
+            write(client, out, "retry: 1000\n: connected\n\n");
+            long sent = catchUp(client, out, after);
             stream(out, client, sent);
         } catch (InterruptedException e) {
             LOG.debug("A task board event stream ended: {}", client.dropped ? "dropped" : "the board closes");
@@ -149,17 +174,17 @@ final class EventStream implements AutoCloseable {
                         + QueryParameters.cut(lastEventId) + "'");
     }
 
-    /** Sends what a returning client missed; returns the last position sent (or to skip up to). */
-    private long catchUp(OutputStream out, long after) throws IOException {
+    /** Sends the events after a position from the feed; returns the last position sent (or to skip up to). */
+    private long catchUp(Client client, OutputStream out, long after) throws IOException {
         long last = feed.lastPosition();
         if (after >= last) {
             if (after > last) {
-                return reset(out, last, "the position is ahead of the feed (" + last + ")");
+                return reset(client, out, last, "the position is ahead of the feed (" + last + ")");
             }
             return after;
         }
         if (last - after > MAX_CATCH_UP) {
-            return reset(out, last, "more than " + MAX_CATCH_UP + " events were missed");
+            return reset(client, out, last, "more than " + MAX_CATCH_UP + " events were missed");
         }
         long sent = after;
         try {
@@ -168,24 +193,25 @@ final class EventStream implements AutoCloseable {
                 if (batch.isEmpty()) {
                     break;
                 }
+                StringBuilder frames = new StringBuilder();
                 for (FeedEvent event : batch) {
-                    write(out, frame(event));
+                    frames.append(frame(event));
                     sent = event.position();
                 }
+                write(client, out, frames.toString());
             }
         } catch (EventsPrunedException e) {
-            return reset(out, last, "the events after " + sent + " were pruned");
+            return reset(client, out, last, "the events after " + sent + " were pruned");
         }
-        out.flush();
         return sent;
     }
 
-    private static long reset(OutputStream out, long position, String why) throws IOException {
+    private long reset(Client client, OutputStream out, long position, String why) throws IOException {
         write(
+                client,
                 out,
                 "id: " + position + "\nevent: reset\ndata: {\"position\":" + position + ",\"reason\":" + quote(why)
                         + "}\n\n");
-        out.flush();
         return position;
     }
 
@@ -194,18 +220,24 @@ final class EventStream implements AutoCloseable {
         while (!closed && !client.dropped) {
             FeedEvent event = client.queue.poll(heartbeatMillis, TimeUnit.MILLISECONDS);
             if (event == null) {
-                write(out, ": heartbeat\n\n");
-                out.flush();
+                dropStalledClients();
+                write(client, out, ": heartbeat\n\n");
                 continue;
             }
+            StringBuilder frames = new StringBuilder();
             do {
                 if (event.position() > sent) {
-                    write(out, frame(event));
+                    frames.append(frame(event));
                     sent = event.position();
                 }
                 event = client.queue.poll();
             } while (event != null);
-            out.flush();
+            write(client, out, frames.toString());
+            if (client.behind && client.queue.isEmpty()) {
+                // Queued for again from here on; what it missed meanwhile comes from the feed.
+                client.behind = false;
+                sent = catchUp(client, out, sent);
+            }
         }
     }
 
@@ -228,8 +260,18 @@ final class EventStream implements AutoCloseable {
         }
     }
 
-    private static void write(OutputStream out, String text) throws IOException {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
+    /** Writes and flushes, noting when the write started so that a client that stopped reading is seen. */
+    private static void write(Client client, OutputStream out, String text) throws IOException {
+        if (text.isEmpty()) {
+            return;
+        }
+        client.writingSince = Math.max(1, System.nanoTime());
+        try {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } finally {
+            client.writingSince = 0;
+        }
     }
 
     @Override
@@ -250,6 +292,10 @@ final class EventStream implements AutoCloseable {
         final BlockingQueue<FeedEvent> queue = new ArrayBlockingQueue<>(CLIENT_QUEUE);
         final Thread thread;
         volatile boolean dropped;
+        /** Set when its queue overflowed: it is not queued for until it has caught up from the feed. */
+        volatile boolean behind;
+        /** When its current write started (System.nanoTime), or 0 when it is not writing. */
+        volatile long writingSince;
 
         Client(Thread thread) {
             this.thread = thread;

@@ -54,6 +54,9 @@ public final class TaskDashboard implements AutoCloseable {
     /** How often an idle event stream sends a heartbeat unless the builder says otherwise. */
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(15);
 
+    /** How long a write to an event stream may block before its client counts as gone. */
+    static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(10);
+
     /** How many event streams may be open at once unless the builder says otherwise. */
     public static final int DEFAULT_MAX_EVENT_CLIENTS = 32;
 
@@ -98,7 +101,7 @@ public final class TaskDashboard implements AutoCloseable {
                 thread.setDaemon(true);
                 return thread;
             });
-            events = new EventStream(feed, settings.heartbeat(), settings.maxEventClients());
+            events = new EventStream(feed, settings.heartbeat(), settings.stallTimeout(), settings.maxEventClients());
             try {
                 server = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 64);
             } catch (IOException e) {
@@ -171,6 +174,20 @@ public final class TaskDashboard implements AutoCloseable {
         }
     }
 
+    /** How many event streams were dropped for not keeping up (for tests). */
+    long droppedEventClients() {
+        synchronized (lifecycle) {
+            return events == null ? 0 : events.droppedClients();
+        }
+    }
+
+    /** How many event streams are open (for tests). */
+    int openEventStreams() {
+        synchronized (lifecycle) {
+            return events == null ? 0 : events.openStreams();
+        }
+    }
+
     @Override
     public String toString() {
         return "TaskDashboard[" + settings.host() + ":" + settings.port() + ", actions="
@@ -203,6 +220,7 @@ public final class TaskDashboard implements AutoCloseable {
             boolean actionsEnabled,
             List<String> allowedHosts,
             Duration heartbeat,
+            Duration stallTimeout,
             int maxEventClients,
             Clock clock) {}
 
@@ -220,6 +238,7 @@ public final class TaskDashboard implements AutoCloseable {
         private boolean actionsEnabled;
         private final List<String> allowedHosts = new ArrayList<>();
         private Duration heartbeat = DEFAULT_HEARTBEAT;
+        private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
         private int maxEventClients = DEFAULT_MAX_EVENT_CLIENTS;
         private Clock clock = Clock.systemUTC();
 
@@ -324,6 +343,12 @@ public final class TaskDashboard implements AutoCloseable {
             return this;
         }
 
+        /** Sets how long a write to an event stream may block before its client is dropped (for tests). */
+        Builder stallTimeout(Duration value) {
+            stallTimeout = Objects.requireNonNull(value, "stallTimeout");
+            return this;
+        }
+
         /**
          * Limits how many event streams may be open at once; more get 503.
          *
@@ -380,6 +405,7 @@ public final class TaskDashboard implements AutoCloseable {
                     actionsEnabled,
                     List.copyOf(allowedHosts),
                     heartbeat,
+                    stallTimeout,
                     maxEventClients,
                     clock));
         }
