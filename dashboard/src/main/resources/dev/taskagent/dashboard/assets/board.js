@@ -218,7 +218,8 @@
 
     const header = el('header');
     header.append(el('span', 'order', '#' + task.order + ' · task ' + task.id));
-    header.append(el('span', 'status ' + task.status, task.archived ? task.status + ' · archived' : task.status));
+    const badge = task.status + (task.deadLettered ? ' · dead letter' : '') + (task.archived ? ' · archived' : '');
+    header.append(el('span', 'status ' + task.status, badge));
     card.append(header);
 
     card.append(el('p', 'description', task.description));
@@ -279,7 +280,11 @@
     if (task.links.length > 0) {
       card.append(el('h3', null, 'Links'));
       const list = el('ul', 'links');
-      for (const link of task.links) list.append(el('li')).append(linkNode(link));
+      for (const link of task.links) {
+        const item = el('li');
+        item.append(linkNode(link));
+        list.append(item);
+      }
       card.append(list);
     }
     if (state.actions) card.append(actionButtons(task));
