@@ -179,6 +179,7 @@
     $('prev').hidden = body.offset === 0;
     $('next').hidden = shownTo >= body.total;
     document.body.dataset.boardLoaded = String(Date.now());
+    if (fromScratch && !performance.getEntriesByName('board-rendered').length) performance.mark('board-rendered');
   }
 
   function renderCards(tasks) {
@@ -520,8 +521,8 @@
       setLive('polling');
       poll();
     }
-    await loadSessions();
-    await Promise.all([loadBoard(true), loadSides()]);
+    // The session named in the URL loads at once, beside the sessions list and the queues.
+    await Promise.all([loadSessions(), loadBoard(true), loadSides()]);
   }
 
   document.addEventListener('DOMContentLoaded', start);
