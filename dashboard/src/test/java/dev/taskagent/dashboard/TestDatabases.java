@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class TestDatabases {
     static final String POSTGRES_VARIABLE = "TASKAGENT_TEST_POSTGRES_URL";
+    static final String MARIADB_VARIABLE = "TASKAGENT_TEST_MARIADB_URL";
 
     private TestDatabases() {}
 
@@ -38,6 +39,16 @@ final class TestDatabases {
         void run() throws SQLException;
     }
 
+    /** Every database configured: h2, postgresql and mariadb when their variables are set. */
+    static List<String> all() {
+        List<String> names = names();
+        String url = System.getenv(MARIADB_VARIABLE);
+        if (url != null && !url.isBlank()) {
+            names.add("mariadb");
+        }
+        return names;
+    }
+
     /** The names of the databases to run on: h2, and postgresql when configured. */
     static List<String> names() {
         List<String> names = new ArrayList<>(List.of("h2"));
@@ -51,6 +62,16 @@ final class TestDatabases {
     static Database create(String name) throws SQLException {
         if (name.equals("h2")) {
             return new Database(name, "jdbc:h2:mem:board-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", () -> {});
+        }
+        if (name.equals("mariadb")) {
+            String base = System.getenv(MARIADB_VARIABLE);
+            String database = "ta_board_"
+                    + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
+            execute(base, "CREATE DATABASE " + database);
+            int slash = base.indexOf('/', "jdbc:mariadb://".length());
+            int query = base.indexOf('?', slash);
+            String url = base.substring(0, slash + 1) + database + (query < 0 ? "" : base.substring(query));
+            return new Database(name, url, () -> execute(base, "DROP DATABASE IF EXISTS " + database));
         }
         String base = System.getenv(POSTGRES_VARIABLE);
         String schema = "ta_board_" + System.currentTimeMillis() / 1000 + "_"
