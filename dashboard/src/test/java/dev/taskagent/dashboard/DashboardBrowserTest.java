@@ -19,9 +19,11 @@ import dev.taskagent.steps.StepExecutor;
 import dev.taskagent.steps.StepRun;
 import dev.taskagent.steps.TaskSteps;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolResult;
@@ -37,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -189,6 +192,32 @@ class DashboardBrowserTest {
         }
     }
 
+    @Test
+    void withATokenThePageTakesItFromTheFragmentAndKeepsItOutOfTheAddress() {
+        String token = "board-token-0123456789";
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        Task task = TaskQueue.builder(store).build().create(NewTask.of("secret-session", "Only for token holders"));
+        try (TaskDashboard board = TaskDashboard.builder()
+                        .store(store)
+                        .bind("127.0.0.1", 0)
+                        .token(token)
+                        .build()
+                        .start();
+                BrowserContext context = harness.browser().newContext()) {
+            Page withoutToken = context.newPage();
+            withoutToken.navigate(board.uri().toString());
+            PlaywrightAssertions.assertThat(withoutToken.locator("#live")).hasText("token needed", text());
+            PlaywrightAssertions.assertThat(withoutToken.locator("#notice")).containsText("#token=");
+            assertThat(withoutToken.locator("#cards .card").count()).isZero();
+
+            Page withToken = context.newPage();
+            withToken.navigate(board.uri() + "?session=secret-session#token=" + token);
+            visible(card(withToken, task));
+            assertThat(withToken.url()).doesNotContain(token).endsWith("?session=secret-session");
+            PlaywrightAssertions.assertThat(withToken.locator("#live")).hasText("live", text());
+        }
+    }
+
     /** The worker: a scripted model that ticks one step per answer and calls a tool that waits for the test. */
     private static StepExecutor worker(TaskStore store, Semaphore atTool, Semaphore proceed, List<Long> tickedAt) {
         Tool checkCalendar =
@@ -280,7 +309,7 @@ class DashboardBrowserTest {
                                     "Research family-friendly attractions",
                                     "Compare hotels near Sukhumvit",
                                     "Send the shortlist to Hanan on WhatsApp"));
-            queue.update(dev.taskagent.task.TaskUpdate.of(plan.id())
+            queue.update(TaskUpdate.of(plan.id())
                     .userPreference("Kid-friendly, a pool, under $150 a night")
                     .build());
             queue.comment(plan.id(), "hanan", "The kids are 5 and 3; no long drives please.");
