@@ -64,6 +64,15 @@ final class BoardHttp implements HttpHandler {
             route(exchange);
         } catch (ApiException e) {
             sendError(exchange, e);
+        } catch (UnsupportedOperationException e) {
+            // A store written before listSessionIds/listAssignees: its sessions can still be opened by id.
+            sendError(
+                    exchange,
+                    new ApiException(
+                            501,
+                            null,
+                            e.getMessage() + "; open a session by its id"
+                                    + " (/?session=ID), or use a store that lists sessions (the in-memory and JDBC stores do)"));
         } catch (IOException e) {
             LOG.debug("A client of the task board went away: {}", e.toString());
         } catch (RuntimeException e) {

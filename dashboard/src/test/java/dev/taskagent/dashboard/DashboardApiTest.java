@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.MarkdownSteps;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TransactionWork;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.testkit.ForwardingTaskTransaction;
 import dev.taskagent.testkit.MutableClock;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -375,6 +378,36 @@ class DashboardApiTest {
         BoardClient.Reply reply = client.post("/api/sessions", "{}", Map.of());
 
         assertThat(reply.status()).isEqualTo(405);
+    }
+
+    @Test
+    void aStoreThatCannotListSessionsAnswers501ButStillServesASessionById() {
+        create("trip", "Book flights", "ann");
+        TaskStore older = new TaskStore() {
+            @Override
+            public <R> R inTransaction(TransactionWork<R> work) {
+                return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
+                    @Override
+                    public List<String> listSessionIds() {
+                        throw new UnsupportedOperationException("OlderStore cannot list sessions");
+                    }
+                }));
+            }
+        };
+        try (TaskDashboard olderBoard = TaskDashboard.builder()
+                .store(older)
+                .bind("127.0.0.1", 0)
+                .build()
+                .start()) {
+            BoardClient olderClient = new BoardClient(olderBoard);
+
+            BoardClient.Reply sessions = olderClient.get("/api/sessions");
+
+            assertThat(sessions.status()).isEqualTo(501);
+            assertThat(sessions.json().get("error").asText())
+                    .startsWith("OlderStore cannot list sessions; open a session");
+            assertThat(olderClient.get("/api/sessions/trip/tasks").status()).isEqualTo(200);
+        }
     }
 
     private List<String> descriptions(String path) {
