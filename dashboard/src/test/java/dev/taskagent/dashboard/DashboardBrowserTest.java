@@ -131,6 +131,9 @@ class DashboardBrowserTest {
                         .not()
                         .isChecked();
                 PlaywrightAssertions.assertThat(plan.locator(".step-label")).hasText("Step 1/3");
+                PlaywrightAssertions.assertThat(page.locator(".queue[data-agent=researcher] li[data-task-id=\""
+                                + tasks.plan().id() + "\"] .status"))
+                        .hasText("running", text());
                 proceed.release();
 
                 assertThat(atTool.tryAcquire(30, TimeUnit.SECONDS))
