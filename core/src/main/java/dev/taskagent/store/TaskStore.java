@@ -226,6 +226,28 @@ public interface TaskStore extends AutoCloseable {
     }
 
     /**
+     * Lists the sessions that hold tasks, in a transaction of its own (see {@link
+     * TaskTransaction#listSessionIds()}).
+     *
+     * @return the session ids, sorted
+     * @throws UnsupportedOperationException if the store cannot list sessions
+     */
+    default List<String> listSessionIds() {
+        return inTransaction(TaskTransaction::listSessionIds);
+    }
+
+    /**
+     * Lists the agents that hold non-archived tasks, in a transaction of its own (see {@link
+     * TaskTransaction#listAssignees()}).
+     *
+     * @return the assignees, sorted
+     * @throws UnsupportedOperationException if the store cannot list assignees
+     */
+    default List<String> listAssignees() {
+        return inTransaction(TaskTransaction::listAssignees);
+    }
+
+    /**
      * Claims the assignee's next pending task under a lease, in a transaction of its own (TS-7, TS-9).
      *
      * @param assignee the agent's name

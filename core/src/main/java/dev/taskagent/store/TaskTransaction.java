@@ -61,6 +61,29 @@ public interface TaskTransaction {
     List<Task> listQueue(String assignee);
 
     /**
+     * Lists the ids of the sessions that hold at least one task, archived or not, each once;
+     * a session with only a planning section is not listed. Optional (not a numbered rule): added for
+     * browsing tools such as the task board, and stores written before it throw.
+     *
+     * @return the session ids, sorted by their UTF-16 code units (as {@link String#compareTo})
+     * @throws UnsupportedOperationException if the store cannot list sessions
+     */
+    default List<String> listSessionIds() {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot list sessions");
+    }
+
+    /**
+     * Lists the names of the agents that are assigned at least one non-archived task, each once.
+     * Optional, as {@link #listSessionIds()}.
+     *
+     * @return the assignees, sorted by their UTF-16 code units (as {@link String#compareTo})
+     * @throws UnsupportedOperationException if the store cannot list assignees
+     */
+    default List<String> listAssignees() {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot list assignees");
+    }
+
+    /**
      * Lists the message ids linked to a session's planning section (TS-6.3).
      *
      * @param sessionId the session; not blank

@@ -1,11 +1,18 @@
 package dev.taskagent.examples;
 
+import dev.taskagent.dashboard.TaskDashboard;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.openai.OpenAiChatModel;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -31,7 +38,7 @@ public final class FlagshipDemo {
     static final int EXIT_USAGE = 2;
 
     static final String USAGE = """
-            Usage: java -jar taskagent-demo.jar [--reset] [--data DIR]
+            Usage: java -jar taskagent-demo.jar [--reset] [--data DIR] [--dashboard [PORT]]
 
             Runs the taskagent flagship demo: a conversation becomes a tracked task that a worker agent
             claims, executes step by step and follows up with a second agent.
@@ -39,6 +46,9 @@ public final class FlagshipDemo {
             Options:
               --reset      remove the demo's tasks (its H2 database in DIR) first and start afresh
               --data DIR   keep the demo's tasks in DIR (default: .taskagent-demo)
+              --dashboard [PORT]
+                           serve the live task board on 127.0.0.1:PORT (default 8080; 0 picks a free
+                           port), tick the steps slowly enough to watch, and wait for Enter at the end
               -h, --help   print this help and exit
 
             Environment:
@@ -66,7 +76,7 @@ public final class FlagshipDemo {
     public static void main(String[] args) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-        System.exit(run(args, System.getenv(), out, err));
+        System.exit(run(args, System.getenv(), System.in, out, err));
     }
 
     /**
@@ -80,6 +90,20 @@ public final class FlagshipDemo {
      * @return the exit status
      */
     static int run(String[] args, Map<String, String> environment, PrintStream out, PrintStream err) {
+        return run(args, environment, InputStream.nullInputStream(), out, err);
+    }
+
+    /**
+     * Runs the demo as {@link #main(String[])} does, without exiting, reading Enter from {@code in}.
+     *
+     * @param args the command-line arguments
+     * @param environment where the model settings are read
+     * @param in where {@code --dashboard} waits for Enter before it stops the board (the end of input counts)
+     * @param out where the demo and the usage asked for go
+     * @param err where failures and the usage after an unknown argument go
+     * @return the exit status
+     */
+    static int run(String[] args, Map<String, String> environment, InputStream in, PrintStream out, PrintStream err) {
         Options options;
         try {
             options = Options.parse(args);
@@ -94,7 +118,7 @@ public final class FlagshipDemo {
             return 0;
         }
         try {
-            run(options, realModel(environment), out);
+            run(options, realModel(environment), in, out);
             return 0;
         } catch (DemoFailure e) {
             err.println("taskagent demo: " + e.getMessage());
@@ -102,7 +126,7 @@ public final class FlagshipDemo {
         }
     }
 
-    private static void run(Options options, ChatModel realModel, PrintStream out) {
+    private static void run(Options options, ChatModel realModel, InputStream in, PrintStream out) {
         DemoData data = new DemoData(options.dataDirectory());
         out.println("taskagent flagship demo");
         if (options.reset()) {
@@ -116,7 +140,32 @@ public final class FlagshipDemo {
             out.println("  model: " + realModel + " (from OPENAI_API_KEY / OPENAI_BASE_URL)");
         }
         try (JdbcTaskStore store = JdbcTaskStore.open(data.jdbcUrl())) {
-            new FlagshipRun(out, store, realModel).run();
+            if (options.dashboardPort() == null) {
+                new FlagshipRun(out, store, realModel, Duration.ZERO).run();
+                return;
+            }
+            try (TaskDashboard board = TaskDashboard.builder()
+                    .store(store)
+                    .bind(TaskDashboard.DEFAULT_HOST, options.dashboardPort())
+                    .build()
+                    .start()) {
+                out.println("  task board: " + board.uri() + "?session=" + SESSION
+                        + " (open it now; the steps tick slowly so that you can watch)");
+                new FlagshipRun(out, store, realModel, DASHBOARD_TICK_PAUSE).run();
+                out.println("Task board: " + board.uri() + "?session=" + SESSION + " - press Enter to stop it.");
+                waitForEnter(in);
+            }
+        }
+    }
+
+    /** How long the demo pauses before and after each step when the board is on, so that people can watch. */
+    static final Duration DASHBOARD_TICK_PAUSE = Duration.ofSeconds(3);
+
+    private static void waitForEnter(InputStream in) {
+        try {
+            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Reading Enter from standard input failed", e);
         }
     }
 
@@ -157,8 +206,9 @@ public final class FlagshipDemo {
      * @param help whether the usage was asked for
      * @param reset whether to delete the demo's database first
      * @param dataDirectory where the database lives
+     * @param dashboardPort the task board's port, or null when the board is not asked for
      */
-    record Options(boolean help, boolean reset, Path dataDirectory) {
+    record Options(boolean help, boolean reset, Path dataDirectory, Integer dashboardPort) {
         static final Path DEFAULT_DATA_DIRECTORY = Path.of(".taskagent-demo");
 
         /**
@@ -172,6 +222,7 @@ public final class FlagshipDemo {
             boolean help = false;
             boolean reset = false;
             Path dataDirectory = DEFAULT_DATA_DIRECTORY;
+            Integer dashboardPort = null;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "-h", "--help" -> help = true;
@@ -182,10 +233,29 @@ public final class FlagshipDemo {
                         }
                         dataDirectory = Path.of(args[++i]);
                     }
+                    case "--dashboard" -> {
+                        dashboardPort = TaskDashboard.DEFAULT_PORT;
+                        if (i + 1 < args.length && !args[i + 1].startsWith("-")) {
+                            dashboardPort = port(args[++i]);
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
                 }
             }
-            return new Options(help, reset, dataDirectory);
+            return new Options(help, reset, dataDirectory, dashboardPort);
+        }
+
+        private static int port(String text) {
+            try {
+                int port = Integer.parseInt(text);
+                if (port >= 0 && port <= 65_535) {
+                    return port;
+                }
+            } catch (NumberFormatException e) {
+                // the message below says what is expected
+            }
+            throw new IllegalArgumentException(
+                    "--dashboard takes a port from 0 to 65535 (0 picks a free one), not '" + text + "'");
         }
     }
 }

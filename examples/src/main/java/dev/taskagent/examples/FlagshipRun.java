@@ -25,6 +25,7 @@ import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -59,6 +60,7 @@ final class FlagshipRun {
     private final ChatModel realModel;
     private final TaskQueue queue;
     private final Toolbox queueTools;
+    private final Duration tickPause;
 
     /**
      * Prepares a run.
@@ -66,9 +68,12 @@ final class FlagshipRun {
      * @param out where to print
      * @param store the store, open
      * @param realModel the model to use, or null for the offline script
+     * @param tickPause how long to pause before the steps and after each tick (for a board to watch); zero
+     *     for none
      */
-    FlagshipRun(PrintStream out, TaskStore store, ChatModel realModel) {
+    FlagshipRun(PrintStream out, TaskStore store, ChatModel realModel, Duration tickPause) {
         this.out = out;
+        this.tickPause = tickPause;
         this.store = store;
         this.realModel = realModel;
         this.queue = TaskQueue.builder(store).sessionId(SESSION).build();
@@ -182,6 +187,7 @@ final class FlagshipRun {
             printToolCall(queueTools, "signup_for_task", "{\"agent_name\":\"" + RESEARCHER + "\"}");
         }
         stage("4. The worker executes the steps; each ✓ STEP marker ticks the store live");
+        pause();
         StepRun stepRun = executor().execute(trip.id());
         if (stepRun.error().isPresent()) {
             throw stopped("step execution", stepRun.error().get());
@@ -203,9 +209,21 @@ final class FlagshipRun {
                         for (String line : StepsExample.renderCard(step.task()).split("\n")) {
                             out.println("    " + line);
                         }
+                        pause();
                     }
                 })
                 .build();
+    }
+
+    private void pause() {
+        if (tickPause.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(tickPause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private Optional<Task> followUpOf(List<Task> earlier) {

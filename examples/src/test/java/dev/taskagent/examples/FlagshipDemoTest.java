@@ -1,6 +1,7 @@
 package dev.taskagent.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.taskagent.store.jdbc.JdbcTaskStore;
@@ -9,12 +10,22 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -197,6 +208,63 @@ class FlagshipDemoTest {
 
         assertThat(run.status()).isEqualTo(FlagshipDemo.EXIT_USAGE);
         assertThat(run.err()).startsWith("taskagent demo: --data needs a directory, e.g. --data /tmp/demo\n\nUsage:");
+    }
+
+    @Test
+    void aDashboardPortThatIsNotANumberIsAUsageError() {
+        Run run = run(Map.of(), "--dashboard", "eighty");
+
+        assertThat(run.status()).isEqualTo(FlagshipDemo.EXIT_USAGE);
+        assertThat(run.err())
+                .startsWith("taskagent demo: --dashboard takes a port from 0 to 65535 (0 picks a free one),"
+                        + " not 'eighty'\n\nUsage:");
+    }
+
+    @Test
+    void withTheDashboardTheBoardServesTheTasksWhileTheDemoRunsAndStopsAfterEnter() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PipedOutputStream enter = new PipedOutputStream();
+        PipedInputStream in = new PipedInputStream(enter);
+        CompletableFuture<Integer> demo = CompletableFuture.supplyAsync(() -> FlagshipDemo.run(
+                new String[] {"--data", data.toString(), "--dashboard", "0"},
+                Map.of(),
+                in,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+
+        Matcher address = waitFor(out, Pattern.compile("task board: (http://127\\.0\\.0\\.1:\\d+/)"));
+        URI board = URI.create(address.group(1));
+        waitFor(out, Pattern.compile("press Enter to stop it"));
+        HttpResponse<String> tasks = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(board.resolve("/api/sessions/family-trip/tasks"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(tasks.statusCode()).isEqualTo(200);
+        assertThat(tasks.body()).contains(TRIP, "\"stepsDone\":2");
+        assertThat(demo).isNotDone();
+
+        enter.write('\n');
+        enter.flush();
+
+        assertThat(demo.get(30, TimeUnit.SECONDS)).isZero();
+        assertThatThrownBy(() -> HttpClient.newHttpClient()
+                        .send(HttpRequest.newBuilder(board).build(), HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(IOException.class);
+    }
+
+    private static Matcher waitFor(ByteArrayOutputStream out, Pattern pattern) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            Matcher matcher = pattern.matcher(out.toString(StandardCharsets.UTF_8));
+            if (matcher.find()) {
+                return matcher;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("The demo did not print " + pattern + " within 60 s:\n" + out);
+            }
+            Thread.sleep(20);
+        }
     }
 
     @Test

@@ -57,6 +57,16 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     }
 
     @Override
+    public List<String> listSessionIds() {
+        return delegate.listSessionIds();
+    }
+
+    @Override
+    public List<String> listAssignees() {
+        return delegate.listAssignees();
+    }
+
+    @Override
     public List<String> planningMessageIds(String sessionId) {
         return delegate.planningMessageIds(sessionId);
     }

@@ -323,6 +323,26 @@ public final class InMemoryTaskStore implements TaskStore {
         }
 
         @Override
+        public List<String> listSessionIds() {
+            checkUsable();
+            return taskIdsBySession.entrySet().stream()
+                    .filter(entry -> !entry.getValue().isEmpty())
+                    .map(Map.Entry::getKey)
+                    .sorted()
+                    .toList();
+        }
+
+        @Override
+        public List<String> listAssignees() {
+            checkUsable();
+            return queues.entrySet().stream()
+                    .filter(entry -> !entry.getValue().isEmpty())
+                    .map(Map.Entry::getKey)
+                    .sorted()
+                    .toList();
+        }
+
+        @Override
         public List<String> planningMessageIds(String sessionId) {
             checkUsable();
             StoreArguments.sessionId(sessionId);

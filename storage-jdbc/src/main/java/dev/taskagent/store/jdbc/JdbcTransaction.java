@@ -179,6 +179,34 @@ final class JdbcTransaction implements TaskTransaction {
     }
 
     @Override
+    public List<String> listSessionIds() {
+        checkUsable();
+        return sql("list the sessions", () -> sortedStrings("SELECT DISTINCT session_id FROM taskagent_tasks"));
+    }
+
+    @Override
+    public List<String> listAssignees() {
+        checkUsable();
+        return sql(
+                "list the assignees",
+                () -> sortedStrings("SELECT DISTINCT assignee FROM taskagent_tasks"
+                        + " WHERE assignee IS NOT NULL AND archived = FALSE"));
+    }
+
+    // Sorted in Java, not by ORDER BY: the databases' collations disagree with String.compareTo.
+    private List<String> sortedStrings(String query) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(query);
+                ResultSet rows = statement.executeQuery()) {
+            List<String> values = new ArrayList<>();
+            while (rows.next()) {
+                values.add(rows.getString(1));
+            }
+            values.sort(null);
+            return List.copyOf(values);
+        }
+    }
+
+    @Override
     public List<String> planningMessageIds(String sessionId) {
         checkUsable();
         StoreArguments.sessionId(sessionId);

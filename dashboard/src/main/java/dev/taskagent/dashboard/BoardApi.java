@@ -1,0 +1,450 @@
+package dev.taskagent.dashboard;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.Headers;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.task.StaleTaskException;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The board's JSON API: sessions, a session's tasks with filters and paging, one task, the agents' queues,
+ * the dead letters, and the actions when they are enabled. Every answer is bounded (see {@link CardJson}).
+ *
+ * <p>Thread-safe.
+ */
+final class BoardApi {
+    /** The largest request body accepted (an action's JSON). */
+    static final int MAX_BODY_BYTES = 16 * 1024;
+
+    /** The most tasks one page of a session's tasks holds. */
+    static final int MAX_LIMIT = 1_000;
+
+    static final int DEFAULT_LIMIT = 100;
+
+    /** The most sessions, agents, and tasks per queue or of the dead letters, one answer lists. */
+    static final int MAX_LISTED = 1_000;
+
+    /** Who the actions' comments are by. */
+    static final String ACTOR = "task-board";
+
+    private static final List<String> TASK_FILTERS = List.of("status", "assignee", "text", "offset", "limit");
+
+    /** What the API answers: a status and a JSON body. */
+    record Reply(int status, byte[] json) {}
+
+    private final TaskDashboard.Settings settings;
+    private final TaskStore store;
+    private final EventStream events;
+    private final TaskQueue queue;
+
+    BoardApi(TaskDashboard.Settings settings, EventStream events) {
+        this.settings = settings;
+        this.store = settings.store();
+        this.events = events;
+        this.queue = TaskQueue.builder(store).build();
+    }
+
+    Reply answer(String method, String rawPath, String rawQuery, Headers headers, byte[] body) {
+        List<String> segments = segments(rawPath);
+        if (method.equals("POST") && segments.size() == 4 && segments.get(1).equals("tasks")) {
+            QueryParameters.parse(rawQuery, List.of());
+            return act(taskId(segments.get(2)), segments.get(3), headers, body);
+        }
+        if (!method.equals("GET")) {
+            throw new ApiException(
+                    405,
+                    null,
+                    method + " is not allowed on " + rawPath
+                            + "; the API reads with GET, and actions are POST /api/tasks/{id}/requeue, archive or move");
+        }
+        if (segments.equals(List.of("api", "config"))) {
+            QueryParameters.parse(rawQuery, List.of());
+            return ok(config());
+        }
+        if (segments.equals(List.of("api", "sessions"))) {
+            QueryParameters.parse(rawQuery, List.of());
+            return ok(sessions());
+        }
+        if (segments.size() == 4
+                && segments.get(1).equals("sessions")
+                && segments.get(3).equals("tasks")) {
+            return ok(sessionTasks(segments.get(2), QueryParameters.parse(rawQuery, TASK_FILTERS)));
+        }
+        if (segments.size() == 3 && segments.get(1).equals("tasks")) {
+            QueryParameters.parse(rawQuery, List.of());
+            long id = taskId(segments.get(2));
+            Task task = store.findTask(id).orElseThrow(() -> unknownTask(id));
+            return ok(Json.write(json -> CardJson.write(json, task, CardJson.DETAIL)));
+        }
+        if (segments.equals(List.of("api", "queues"))) {
+            QueryParameters.parse(rawQuery, List.of());
+            return ok(queues());
+        }
+        if (segments.equals(List.of("api", "dead-letters"))) {
+            QueryParameters.parse(rawQuery, List.of());
+            return ok(deadLetters());
+        }
+        throw ApiException.notFound("No API endpoint at " + rawPath + "; see /api/sessions, /api/sessions/{id}/tasks,"
+                + " /api/tasks/{id}, /api/queues, /api/dead-letters, /api/events");
+    }
+
+    private byte[] config() {
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeBooleanField("actions", settings.actionsEnabled());
+            json.writeBooleanField("live", events.live());
+            json.writeNumberField("position", events.position());
+            json.writeEndObject();
+        });
+    }
+
+    private byte[] sessions() {
+        long position = events.position();
+        List<String> ids = store.listSessionIds();
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeNumberField("position", position);
+            json.writeNumberField("total", ids.size());
+            json.writeArrayFieldStart("sessions");
+            for (String id : ids.subList(0, Math.min(ids.size(), MAX_LISTED))) {
+                json.writeString(id);
+            }
+            json.writeEndArray();
+            json.writeBooleanField("truncated", ids.size() > MAX_LISTED);
+            json.writeEndObject();
+        });
+    }
+
+    private byte[] sessionTasks(String sessionId, QueryParameters parameters) {
+        Predicate<Task> filter = filter(parameters);
+        int offset = parameters.integer("offset", 0, 0, Integer.MAX_VALUE);
+        int limit = parameters.integer("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+        long position = events.position();
+        List<Task> all = store.listTasks(sessionId);
+        if (all.isEmpty()) {
+            throw ApiException.notFound(
+                    "No session '" + QueryParameters.cut(sessionId) + "'; GET /api/sessions lists them");
+        }
+        List<Task> matching = all.stream().filter(filter).toList();
+        List<Task> page =
+                matching.subList(Math.min(offset, matching.size()), Math.min(matching.size(), offset + limit));
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("sessionId", sessionId);
+            json.writeNumberField("position", position);
+            json.writeNumberField("sessionTotal", all.size());
+            json.writeNumberField("total", matching.size());
+            json.writeNumberField("offset", offset);
+            json.writeNumberField("limit", limit);
+            json.writeArrayFieldStart("tasks");
+            for (Task task : page) {
+                CardJson.write(json, task, CardJson.BOARD);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        });
+    }
+
+    private static Predicate<Task> filter(QueryParameters parameters) {
+        Predicate<Task> filter = task -> true;
+        Optional<String> statuses = parameters.text("status");
+        if (statuses.isPresent()) {
+            Set<TaskStatus> wanted = EnumSet.noneOf(TaskStatus.class);
+            for (String name : statuses.get().split(",")) {
+                try {
+                    wanted.add(TaskStatus.fromWireName(name));
+                } catch (IllegalArgumentException e) {
+                    throw ApiException.badParameter(
+                            "status",
+                            "Parameter 'status' must be one or more of " + TaskStatus.wireNames()
+                                    + ", comma separated; was '" + QueryParameters.cut(statuses.get()) + "'");
+                }
+            }
+            filter = filter.and(task -> wanted.contains(task.status()));
+        }
+        Optional<String> assignee = parameters.text("assignee");
+        if (assignee.isPresent()) {
+            String name = assignee.get();
+            filter = filter.and(task -> name.equals(task.assignee()));
+        }
+        Optional<String> text = parameters.text("text");
+        if (text.isPresent()) {
+            String needle = text.get().toLowerCase(Locale.ROOT);
+            filter = filter.and(
+                    task -> task.description().toLowerCase(Locale.ROOT).contains(needle));
+        }
+        return filter;
+    }
+
+    private byte[] queues() {
+        long position = events.position();
+        List<String> agents = store.listAssignees();
+        List<List<Task>> queues = new ArrayList<>();
+        for (String agent : agents.subList(0, Math.min(agents.size(), MAX_LISTED))) {
+            queues.add(store.inTransaction(transaction -> transaction.listQueue(agent)));
+        }
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeNumberField("position", position);
+            CardJson.instant(json, "now", settings.clock().instant());
+            json.writeNumberField("total", agents.size());
+            json.writeArrayFieldStart("agents");
+            for (int i = 0; i < queues.size(); i++) {
+                List<Task> tasks = queues.get(i);
+                json.writeStartObject();
+                json.writeStringField("agent", agents.get(i));
+                json.writeNumberField("total", tasks.size());
+                json.writeArrayFieldStart("tasks");
+                for (Task task : tasks.subList(0, Math.min(tasks.size(), MAX_LISTED))) {
+                    CardJson.write(json, task, CardJson.QUEUE);
+                }
+                json.writeEndArray();
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeBooleanField("truncated", agents.size() > MAX_LISTED);
+            json.writeEndObject();
+        });
+    }
+
+    private byte[] deadLetters() {
+        long position = events.position();
+        List<Task> dead = new ArrayList<>();
+        for (String agent : store.listAssignees()) {
+            store.inTransaction(transaction -> transaction.listQueue(agent)).stream()
+                    .filter(CardJson::isDeadLettered)
+                    .forEach(dead::add);
+        }
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeNumberField("position", position);
+            json.writeNumberField("total", dead.size());
+            json.writeArrayFieldStart("tasks");
+            for (Task task : dead.subList(0, Math.min(dead.size(), MAX_LISTED))) {
+                CardJson.write(json, task, CardJson.QUEUE);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        });
+    }
+
+    private Reply act(long taskId, String action, Headers headers, byte[] body) {
+        if (!settings.actionsEnabled()) {
+            throw new ApiException(
+                    403,
+                    null,
+                    "Actions are off: this board is read-only. Its owner can turn them on"
+                            + " with TaskDashboard.builder().token(...).enableActions()");
+        }
+        JsonNode request = requestBody(body);
+        long version = expectedVersion(headers, request);
+        Task task = store.findTask(taskId).orElseThrow(() -> unknownTask(taskId));
+        if (task.version() != version) {
+            throw stale(task, version);
+        }
+        try {
+            return switch (action) {
+                case "requeue" -> requeue(task, version);
+                case "archive" -> archive(task, version);
+                case "move" -> move(task, version, request);
+                default ->
+                    throw ApiException.notFound("No action '" + QueryParameters.cut(action)
+                            + "'; the actions are requeue, archive and move");
+            };
+        } catch (StaleTaskException e) {
+            throw stale(store.findTask(taskId).orElseThrow(() -> unknownTask(taskId)), version);
+        }
+    }
+
+    private Reply requeue(Task task, long version) {
+        if (task.status() != TaskStatus.FAILED || task.archived()) {
+            throw conflict("Task " + task.id() + " is " + describe(task)
+                    + "; only a failed task that is not archived can be requeued");
+        }
+        queue.update(TaskUpdate.of(task.id())
+                .expectVersion(version)
+                .status(TaskStatus.PENDING)
+                .build());
+        Task after = queue.comment(
+                task.id(),
+                ACTOR,
+                "Requeued from the task board (it had failed"
+                        + (CardJson.isDeadLettered(task) ? " after its last attempt" : "") + ").");
+        return done(
+                "requeue",
+                after,
+                "Task " + task.id() + " is pending again"
+                        + (after.assignee() == null ? "" : " in " + after.assignee() + "'s queue")
+                        + "; it was failed.");
+    }
+
+    private Reply archive(Task task, long version) {
+        if (task.archived()) {
+            throw conflict("Task " + task.id() + " is archived already");
+        }
+        Task after = queue.update(
+                TaskUpdate.of(task.id()).expectVersion(version).archived(true).build());
+        return done("archive", after, "Task " + task.id() + " is archived: it left every queue and stays readable.");
+    }
+
+    private Reply move(Task task, long version, JsonNode request) {
+        JsonNode to = request.get("to");
+        if (to == null || !to.isTextual() || to.asText().isBlank()) {
+            throw ApiException.badParameter("to", "Give the agent to move the task to as {\"to\": \"agent\"}");
+        }
+        String agent = to.asText().strip();
+        if (agent.length() > Task.MAX_ID_LENGTH) {
+            throw ApiException.badParameter(
+                    "to", "'to' is " + agent.length() + " characters long; the limit is " + Task.MAX_ID_LENGTH);
+        }
+        if (agent.equals(task.assignee())) {
+            throw conflict("Task " + task.id() + " is " + agent + "'s already; choose another agent");
+        }
+        if (task.status().isTerminal() || task.archived()) {
+            throw conflict("Task " + task.id() + " is " + describe(task)
+                    + "; only a pending or running task can be moved (requeue a failed one first)");
+        }
+        String from = task.assignee();
+        queue.update(TaskUpdate.of(task.id())
+                .expectVersion(version)
+                .assignee(agent)
+                .status(TaskStatus.PENDING)
+                .build());
+        Task after = queue.comment(
+                task.id(),
+                ACTOR,
+                "Moved from " + (from == null ? "no agent" : from) + " to " + agent + " on the task board.");
+        return done(
+                "move",
+                after,
+                "Task " + task.id() + " moved from " + (from == null ? "no agent" : from) + " to " + agent
+                        + "; it is pending in " + agent + "'s queue.");
+    }
+
+    private static String describe(Task task) {
+        return task.archived() ? "archived" : task.status().wireName();
+    }
+
+    private static JsonNode requestBody(byte[] body) {
+        if (body.length == 0) {
+            return Json.MAPPER.createObjectNode();
+        }
+        try {
+            JsonNode node = Json.MAPPER.readTree(body);
+            if (node == null || !node.isObject()) {
+                throw ApiException.badParameter("body", "The request body must be a JSON object");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw ApiException.badParameter("body", "The request body is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ApiException.badParameter("body", "The request body could not be read: " + e.getMessage());
+        }
+    }
+
+    /** The version the caller saw: the If-Match header ({@code "7"} or {@code 7}), else the body's version. */
+    private static long expectedVersion(Headers headers, JsonNode request) {
+        String ifMatch = headers.getFirst("If-Match");
+        if (ifMatch != null) {
+            String value = ifMatch.strip();
+            if (value.startsWith("W/")) {
+                value = value.substring(2);
+            }
+            value = value.replace("\"", "");
+            try {
+                long version = Long.parseLong(value);
+                if (version >= 0) {
+                    return version;
+                }
+            } catch (NumberFormatException e) {
+                // the message below says what is expected
+            }
+            throw ApiException.badParameter(
+                    "If-Match", "If-Match must be the task's version, e.g. \"7\"; was " + QueryParameters.cut(ifMatch));
+        }
+        JsonNode version = request.get("version");
+        if (version == null || !version.canConvertToLong() || !version.isIntegralNumber() || version.asLong() < 0) {
+            throw ApiException.badParameter(
+                    "version",
+                    "An action needs the version of the task you saw: send"
+                            + " If-Match: \"<version>\" or {\"version\": <version>}");
+        }
+        return version.asLong();
+    }
+
+    private Reply done(String action, Task after, String message) {
+        return new Reply(200, Json.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("action", action);
+            json.writeNumberField("taskId", after.id());
+            json.writeStringField("result", "done");
+            json.writeStringField("message", message);
+            json.writeFieldName("task");
+            CardJson.write(json, after, CardJson.BOARD);
+            json.writeEndObject();
+        }));
+    }
+
+    private static ApiException stale(Task current, long expected) {
+        return new ApiException(
+                409,
+                "version",
+                "Task " + current.id() + " changed since you saw it: you sent version " + expected
+                        + ", it is at version " + current.version() + ". Reload it and try again if still wanted.");
+    }
+
+    private static ApiException conflict(String message) {
+        return new ApiException(409, null, message);
+    }
+
+    private static ApiException unknownTask(long id) {
+        return ApiException.notFound("No task " + id);
+    }
+
+    private static long taskId(String segment) {
+        try {
+            long id = Long.parseLong(segment);
+            if (id > 0) {
+                return id;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is expected
+        }
+        throw ApiException.badParameter(
+                "id", "A task id is a positive whole number; was '" + QueryParameters.cut(segment) + "'");
+    }
+
+    private static Reply ok(byte[] json) {
+        return new Reply(200, json);
+    }
+
+    /** The path's segments, each percent-decoded ({@code +} stays a plus in a path). */
+    private static List<String> segments(String rawPath) {
+        List<String> segments = new ArrayList<>();
+        for (String raw : rawPath.split("/")) {
+            if (raw.isEmpty()) {
+                continue;
+            }
+            try {
+                segments.add(URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badParameter("path", "The path is not properly encoded (" + e.getMessage() + ")");
+            }
+        }
+        return segments;
+    }
+}

@@ -1,0 +1,248 @@
+package dev.taskagent.dashboard;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one handler of the board's server: checks Host, Origin and the token, sets the security headers on
+ * every response, and routes to the page's assets, the JSON API and the event stream.
+ *
+ * <p>Tokens are compared by their SHA-256 digests with {@link MessageDigest#isEqual(byte[], byte[])}, in
+ * time that does not depend on where they differ or on the length of the token sent.
+ *
+ * <p>Thread-safe.
+ */
+final class BoardHttp implements HttpHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(BoardHttp.class);
+    private static final String BEARER = "Bearer ";
+    private static final List<String> LOOPBACK_HOSTS = List.of("localhost", "127.0.0.1", "[::1]");
+
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self';"
+            + " img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
+            + " frame-ancestors 'none'";
+
+    /** The page's files: path → resource name and content type. */
+    private static final Map<String, String[]> ASSETS = Map.of(
+            "/", new String[] {"index.html", "text/html; charset=utf-8"},
+            "/index.html", new String[] {"index.html", "text/html; charset=utf-8"},
+            "/board.js", new String[] {"board.js", "text/javascript; charset=utf-8"},
+            "/board.css", new String[] {"board.css", "text/css; charset=utf-8"},
+            "/favicon.svg", new String[] {"favicon.svg", "image/svg+xml"});
+
+    private final TaskDashboard.Settings settings;
+    private final boolean checkHost;
+    private final byte[] tokenDigest;
+    private final BoardApi api;
+    private final EventStream events;
+
+    BoardHttp(TaskDashboard.Settings settings, EventStream events) {
+        this.settings = settings;
+        this.checkHost = TaskDashboard.isLoopback(settings.host())
+                || !settings.allowedHosts().isEmpty();
+        this.tokenDigest = settings.token() == null ? null : sha256(settings.token());
+        this.api = new BoardApi(settings, events);
+        this.events = events;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        try {
+            securityHeaders(exchange.getResponseHeaders());
+            route(exchange);
+        } catch (ApiException e) {
+            sendError(exchange, e);
+        } catch (UnsupportedOperationException e) {
+            // A store written before listSessionIds/listAssignees: its sessions can still be opened by id.
+            sendError(
+                    exchange,
+                    new ApiException(
+                            501,
+                            null,
+                            e.getMessage() + "; open a session by its id"
+                                    + " (/?session=ID), or use a store that lists sessions (the in-memory and JDBC stores do)"));
+        } catch (IOException e) {
+            LOG.debug("A client of the task board went away: {}", e.toString());
+        } catch (RuntimeException e) {
+            LOG.warn("The task board failed to answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            sendError(exchange, new ApiException(500, null, "The board failed: " + e.getMessage()));
+        } finally {
+            exchange.close();
+            // An event stream's thread may have been interrupted to drop its client; the pool reuses it.
+            Thread.interrupted();
+        }
+    }
+
+    private void route(HttpExchange exchange) throws IOException {
+        if (checkHost && !hostAllowed(exchange.getRequestHeaders().getFirst("Host"))) {
+            throw new ApiException(
+                    421,
+                    "Host",
+                    "The Host header names a host this board does not serve; open" + " it through "
+                            + String.join(", ", LOOPBACK_HOSTS) + " or a host given to allowedHosts(...)");
+        }
+        String origin = exchange.getRequestHeaders().getFirst("Origin");
+        if (origin != null && !sameOrigin(origin, exchange.getRequestHeaders().getFirst("Host"))) {
+            throw new ApiException(
+                    403, "Origin", "Requests from another site's pages are refused (Origin " + origin + ")");
+        }
+        URI uri = exchange.getRequestURI();
+        String path = uri.getRawPath();
+        String method = exchange.getRequestMethod();
+        if (!path.startsWith("/api/")) {
+            serveAsset(exchange, method, path);
+            return;
+        }
+        if (tokenDigest != null && !authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+            throw new ApiException(
+                    401,
+                    "Authorization",
+                    "This board needs its token: send Authorization: Bearer" + " <token>, or open the page as "
+                            + "/#token=<token>");
+        }
+        if (path.equals("/api/events")) {
+            requireMethod(method, "GET");
+            events.serve(exchange, lastEventId(exchange));
+            return;
+        }
+        BoardApi.Reply reply =
+                api.answer(method, path, uri.getRawQuery(), exchange.getRequestHeaders(), body(exchange));
+        sendJson(exchange, reply.status(), reply.json());
+    }
+
+    private void serveAsset(HttpExchange exchange, String method, String path) throws IOException {
+        String[] asset = ASSETS.get(path);
+        if (asset == null) {
+            throw ApiException.notFound("Nothing at " + path + "; the board is at /");
+        }
+        requireMethod(method, "GET", "HEAD");
+        byte[] content;
+        try (InputStream in = BoardHttp.class.getResourceAsStream("assets/" + asset[0])) {
+            if (in == null) {
+                throw new IllegalStateException("The jar lacks the board's asset " + asset[0]);
+            }
+            content = in.readAllBytes();
+        }
+        exchange.getResponseHeaders().set("Content-Type", asset[1]);
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        if (method.equals("HEAD")) {
+            exchange.sendResponseHeaders(200, -1);
+            return;
+        }
+        exchange.sendResponseHeaders(200, content.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(content);
+        }
+    }
+
+    private static void requireMethod(String method, String... allowed) {
+        for (String candidate : allowed) {
+            if (candidate.equals(method)) {
+                return;
+            }
+        }
+        throw new ApiException(405, null, method + " is not allowed here; use " + String.join(" or ", allowed));
+    }
+
+    private static String lastEventId(HttpExchange exchange) {
+        String header = exchange.getRequestHeaders().getFirst("Last-Event-ID");
+        if (header != null) {
+            return header;
+        }
+        return QueryParameters.parse(exchange.getRequestURI().getRawQuery(), List.of("after"))
+                .text("after")
+                .orElse(null);
+    }
+
+    private static byte[] body(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] body = in.readNBytes(BoardApi.MAX_BODY_BYTES + 1);
+            if (body.length > BoardApi.MAX_BODY_BYTES) {
+                throw new ApiException(413, null, "The request body is over " + BoardApi.MAX_BODY_BYTES + " bytes");
+            }
+            return body;
+        }
+    }
+
+    private boolean hostAllowed(String host) {
+        if (host == null) {
+            return false;
+        }
+        String name = host.strip().toLowerCase(Locale.ROOT);
+        String bare = name.startsWith("[") ? name.substring(0, name.indexOf(']') + 1) : name.replaceFirst(":\\d*$", "");
+        if (LOOPBACK_HOSTS.contains(bare) && TaskDashboard.isLoopback(settings.host())) {
+            return true;
+        }
+        for (String allowed : settings.allowedHosts()) {
+            String pattern = allowed.toLowerCase(Locale.ROOT);
+            if (pattern.equals(name)
+                    || (pattern.endsWith(":*")
+                            && pattern.substring(0, pattern.length() - 2).equals(bare))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean sameOrigin(String origin, String host) {
+        return host != null && origin.equalsIgnoreCase("http://" + host.strip());
+    }
+
+    private boolean authorized(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return false;
+        }
+        return MessageDigest.isEqual(
+                tokenDigest, sha256(authorization.substring(BEARER.length()).strip()));
+    }
+
+    private static void securityHeaders(Headers headers) {
+        headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        headers.set("X-Content-Type-Options", "nosniff");
+        headers.set("Referrer-Policy", "no-referrer");
+        headers.set("X-Frame-Options", "DENY");
+        headers.set("Cross-Origin-Opener-Policy", "same-origin");
+        headers.set("Cross-Origin-Resource-Policy", "same-origin");
+    }
+
+    static void sendJson(HttpExchange exchange, int status, byte[] json) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        exchange.sendResponseHeaders(status, json.length == 0 ? -1 : json.length);
+        if (json.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(json);
+            }
+        }
+    }
+
+    private static void sendError(HttpExchange exchange, ApiException error) {
+        try {
+            sendJson(exchange, error.status(), Json.error(error.status(), error.parameter(), error.getMessage()));
+        } catch (IOException | RuntimeException e) {
+            // Headers already sent (an event stream that failed midway) or the client went away.
+            LOG.debug("Could not send an error to a client of the task board: {}", e.toString());
+        }
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every JDK has SHA-256", e);
+        }
+    }
+}

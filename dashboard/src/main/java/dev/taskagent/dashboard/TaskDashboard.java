@@ -1,0 +1,413 @@
+package dev.taskagent.dashboard;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.taskagent.event.EventFeed;
+import dev.taskagent.store.TaskStore;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The live task board: serves a page of task cards, a JSON API and a stream of server-sent events fed by
+ * the store's {@linkplain TaskStore#eventFeed() event feed}, on the JDK's own HTTP server.
+ *
+ * <pre>{@code
+ * try (TaskDashboard board = TaskDashboard.builder().store(store).build().start()) {
+ *     System.out.println("Task board: " + board.uri());
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>Security defaults: it listens on {@value #DEFAULT_HOST} unless told otherwise, and any other address
+ * needs a {@linkplain Builder#token(String) token}, which every API request then carries as {@code
+ * Authorization: Bearer <token>}. While it listens on loopback, requests whose {@code Host} header does not
+ * name a loopback host are refused (421), which stops DNS rebinding. It is read-only unless {@linkplain
+ * Builder#enableActions() actions} are enabled, which needs a token; each action is guarded by the task's
+ * version. Every response carries a strict Content-Security-Policy, and the page builds its content as text,
+ * never as HTML.
+ *
+ * <p>Thread-safe. Start it once; {@link #close()} stops it.
+ */
+public final class TaskDashboard implements AutoCloseable {
+
+    /** The address the board listens on unless the builder binds another. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
+    /** The port the board listens on unless the builder binds another. */
+    public static final int DEFAULT_PORT = 8080;
+
+    /** The shortest token accepted: shorter ones are guessable. */
+    public static final int MIN_TOKEN_LENGTH = 16;
+
+    /** How often an idle event stream sends a heartbeat unless the builder says otherwise. */
+    public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(15);
+
+    /** How long a write to an event stream may block before its client counts as gone. */
+    static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How many event streams may be open at once unless the builder says otherwise. */
+    public static final int DEFAULT_MAX_EVENT_CLIENTS = 32;
+
+    private final Settings settings;
+    private final Object lifecycle = new Object();
+    private HttpServer server;
+    private ExecutorService executor;
+    private EventStream events;
+    private boolean started;
+    private boolean closed;
+
+    private TaskDashboard(Settings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @return a builder with the defaults: {@value #DEFAULT_HOST}:{@value #DEFAULT_PORT}, no token, read-only
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts listening and subscribes to the store's event feed (when the store has one; without it the
+     * page refreshes by polling).
+     *
+     * @return this board
+     * @throws IllegalStateException if it was started before or closed, or the address cannot be bound
+     */
+    public TaskDashboard start() {
+        synchronized (lifecycle) {
+            if (started || closed) {
+                throw new IllegalStateException("The task board was already started" + (closed ? " and closed" : ""));
+            }
+            started = true;
+            EventFeed feed = feedOf(settings.store());
+            AtomicInteger threads = new AtomicInteger();
+            executor = Executors.newCachedThreadPool(runnable -> {
+                Thread thread = new Thread(runnable, "taskagent-board-" + threads.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
+            events = new EventStream(feed, settings.heartbeat(), settings.stallTimeout(), settings.maxEventClients());
+            try {
+                server = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 64);
+            } catch (IOException e) {
+                executor.shutdownNow();
+                throw new IllegalStateException(
+                        "Could not listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage()
+                                + "; choose another port, or port 0 for any free one",
+                        e);
+            }
+            server.setExecutor(executor);
+            server.createContext("/", new BoardHttp(settings, events));
+            events.start();
+            server.start();
+            return this;
+        }
+    }
+
+    /**
+     * Returns the port the board listens on, which the system chose when the builder asked for port 0.
+     *
+     * @return the port
+     * @throws IllegalStateException if the board is not started
+     */
+    public int port() {
+        synchronized (lifecycle) {
+            if (server == null) {
+                throw new IllegalStateException("The task board is not started");
+            }
+            return server.getAddress().getPort();
+        }
+    }
+
+    /**
+     * Returns the page's address, e.g. {@code http://127.0.0.1:8080/}. With a token, open it as {@code
+     * uri() + "#token=" + token}: the page keeps the token out of the URL it sends and out of the history.
+     *
+     * @return the address of the page
+     * @throws IllegalStateException if the board is not started
+     */
+    public URI uri() {
+        String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+        if ("0.0.0.0".equals(host) || "[::]".equals(host)) {
+            host = "127.0.0.1";
+        }
+        return URI.create("http://" + host + ":" + port() + "/");
+    }
+
+    /** Stops the event streams, the feed subscription and the server. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (events != null) {
+                events.close();
+            }
+            if (server != null) {
+                server.stop(0);
+            }
+            if (executor != null) {
+                executor.shutdownNow();
+                try {
+                    executor.awaitTermination(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    /** How many event streams were dropped for not keeping up (for tests). */
+    long droppedEventClients() {
+        synchronized (lifecycle) {
+            return events == null ? 0 : events.droppedClients();
+        }
+    }
+
+    /** How many event streams are open (for tests). */
+    int openEventStreams() {
+        synchronized (lifecycle) {
+            return events == null ? 0 : events.openStreams();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TaskDashboard[" + settings.host() + ":" + settings.port() + ", actions="
+                + (settings.actionsEnabled() ? "on" : "off") + ", token=" + (settings.token() == null ? "none" : "set")
+                + "]";
+    }
+
+    private static EventFeed feedOf(TaskStore store) {
+        try {
+            return store.eventFeed();
+        } catch (UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** What a built board was configured with. */
+    record Settings(
+            TaskStore store,
+            String host,
+            int port,
+            String token,
+            boolean actionsEnabled,
+            List<String> allowedHosts,
+            Duration heartbeat,
+            Duration stallTimeout,
+            int maxEventClients,
+            Clock clock) {}
+
+    /**
+     * Configures a {@link TaskDashboard}. Each setter checks its value at once; {@link #build()} checks the
+     * rules between them.
+     *
+     * <p>Not thread-safe.
+     */
+    public static final class Builder {
+        private TaskStore store;
+        private String host = DEFAULT_HOST;
+        private int port = DEFAULT_PORT;
+        private String token;
+        private boolean actionsEnabled;
+        private final List<String> allowedHosts = new ArrayList<>();
+        private Duration heartbeat = DEFAULT_HEARTBEAT;
+        private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
+        private int maxEventClients = DEFAULT_MAX_EVENT_CLIENTS;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {}
+
+        /**
+         * Sets the store whose tasks the board shows. Required.
+         *
+         * @param value the store
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         */
+        public Builder store(TaskStore value) {
+            store = Objects.requireNonNull(value, "store");
+            return this;
+        }
+
+        /**
+         * Listens on this address and port. An address that is not a loopback address needs a {@linkplain
+         * #token(String) token}.
+         *
+         * @param address e.g. {@value #DEFAULT_HOST} (the default) or {@code 0.0.0.0}
+         * @param portNumber 0-65535; 0 lets the system choose (see {@link TaskDashboard#port()})
+         * @return this builder
+         * @throws NullPointerException if {@code address} is null
+         * @throws IllegalArgumentException if the address is blank or the port out of range
+         */
+        public Builder bind(String address, int portNumber) {
+            Objects.requireNonNull(address, "address");
+            if (address.isBlank()) {
+                throw new IllegalArgumentException("The address to bind is blank; use " + DEFAULT_HOST);
+            }
+            if (portNumber < 0 || portNumber > 65_535) {
+                throw new IllegalArgumentException("The port must be 0-65535, was " + portNumber);
+            }
+            host = address.strip();
+            port = portNumber;
+            return this;
+        }
+
+        /**
+         * Requires every API request and event stream to carry {@code Authorization: Bearer <token>}; others
+         * get 401. The page itself (which holds no data) is served without it.
+         *
+         * @param value at least {@value #MIN_TOKEN_LENGTH} characters, no white space
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         * @throws IllegalArgumentException if the token is too short or holds white space
+         */
+        public Builder token(String value) {
+            Objects.requireNonNull(value, "token");
+            if (value.length() < MIN_TOKEN_LENGTH || value.chars().anyMatch(Character::isWhitespace)) {
+                throw new IllegalArgumentException("The token must have at least " + MIN_TOKEN_LENGTH
+                        + " characters and no white space (got " + value.length() + " characters)");
+            }
+            token = value;
+            return this;
+        }
+
+        /**
+         * Enables the actions: requeue a failed task, archive a task, move a task to another agent. Off unless
+         * called; needs a {@linkplain #token(String) token}, which each action must carry in its {@code
+         * Authorization} header (never a cookie, so that another site's page cannot trigger one).
+         *
+         * @return this builder
+         */
+        public Builder enableActions() {
+            actionsEnabled = true;
+            return this;
+        }
+
+        /**
+         * Also accepts these {@code Host} headers, e.g. {@code board.internal:8080}; {@code name:*} allows any
+         * port. On a non-loopback address, naming hosts turns Host validation on.
+         *
+         * @param hosts host names with their port
+         * @return this builder
+         * @throws NullPointerException if a host is null
+         */
+        public Builder allowedHosts(String... hosts) {
+            Arrays.stream(hosts)
+                    .map(name -> Objects.requireNonNull(name, "host"))
+                    .map(String::strip)
+                    .forEach(allowedHosts::add);
+            return this;
+        }
+
+        /**
+         * Sets how often an idle event stream sends a heartbeat comment, so that proxies keep it open and
+         * the page notices a dead connection.
+         *
+         * @param value the interval, 10 ms to 5 minutes; 15 s unless set
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder heartbeatInterval(Duration value) {
+            Objects.requireNonNull(value, "heartbeatInterval");
+            if (value.compareTo(Duration.ofMillis(10)) < 0 || value.compareTo(Duration.ofMinutes(5)) > 0) {
+                throw new IllegalArgumentException("heartbeatInterval must be 10 ms to 5 minutes, was " + value);
+            }
+            heartbeat = value;
+            return this;
+        }
+
+        /** Sets how long a write to an event stream may block before its client is dropped (for tests). */
+        Builder stallTimeout(Duration value) {
+            stallTimeout = Objects.requireNonNull(value, "stallTimeout");
+            return this;
+        }
+
+        /**
+         * Limits how many event streams may be open at once; more get 503.
+         *
+         * @param value 1-10,000; {@value #DEFAULT_MAX_EVENT_CLIENTS} unless set
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxEventClients(int value) {
+            if (value < 1 || value > 10_000) {
+                throw new IllegalArgumentException("maxEventClients must be 1-10000, was " + value);
+            }
+            maxEventClients = value;
+            return this;
+        }
+
+        /**
+         * Sets the clock whose time the API reports as {@code now}, against which the page counts leases down.
+         *
+         * @param value the clock; the system's (UTC) unless set
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         */
+        public Builder clock(Clock value) {
+            clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        /**
+         * Builds the board; {@link TaskDashboard#start()} starts it.
+         *
+         * @return the board, not started
+         * @throws IllegalStateException if no store was set, if a non-loopback address has no token, or if
+         *     actions were enabled without a token
+         */
+        public TaskDashboard build() {
+            if (store == null) {
+                throw new IllegalStateException("No store: call store(...) with the TaskStore whose tasks to show");
+            }
+            if (token == null && !isLoopback(host)) {
+                throw new IllegalStateException("The task board would listen on " + host
+                        + ", which is not a loopback address, without a token: set token(...) (at least "
+                        + MIN_TOKEN_LENGTH + " characters), or bind(\"" + DEFAULT_HOST + "\", port)");
+            }
+            if (actionsEnabled && token == null) {
+                throw new IllegalStateException("Actions need a token: set token(...) (at least " + MIN_TOKEN_LENGTH
+                        + " characters), which every action must carry in its Authorization header,"
+                        + " or leave actions off");
+            }
+            return new TaskDashboard(new Settings(
+                    store,
+                    host,
+                    port,
+                    token,
+                    actionsEnabled,
+                    List.copyOf(allowedHosts),
+                    heartbeat,
+                    stallTimeout,
+                    maxEventClients,
+                    clock));
+        }
+    }
+}

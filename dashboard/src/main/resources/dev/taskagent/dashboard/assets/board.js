@@ -1,0 +1,533 @@
+// The task board's page: builds every element with createElement and textContent, never by parsing markup,
+// so that whatever users and models wrote shows as text. Talks to the board's JSON API and follows its event
+// stream; the filters live in the URL's query string.
+'use strict';
+
+(() => {
+  const PAGE_SIZE = 1000;
+  const state = {
+    token: null,
+    actions: false,
+    live: false,
+    position: 0,
+    session: null,
+    filters: { status: '', assignee: '', text: '' },
+    offset: 0,
+    skew: 0,
+    boardRequest: 0,
+    sidesRequest: 0,
+    timers: {},
+    knownSessions: new Set(),
+  };
+
+  // ---- small helpers -------------------------------------------------------------------------------
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function $(id) {
+    return document.getElementById(id);
+  }
+
+  function notice(message) {
+    const box = $('notice');
+    box.textContent = message || '';
+    box.hidden = !message;
+  }
+
+  function debounce(name, delay, action) {
+    clearTimeout(state.timers[name]);
+    state.timers[name] = setTimeout(action, delay);
+  }
+
+  function headers(extra) {
+    const result = Object.assign({}, extra || {});
+    if (state.token) result.Authorization = 'Bearer ' + state.token;
+    return result;
+  }
+
+  async function api(path, options) {
+    const response = await fetch(path, Object.assign({ cache: 'no-store' }, options || {}, {
+      headers: headers(options && options.headers),
+    }));
+    let body = null;
+    try {
+      body = await response.json();
+    } catch (e) {
+      body = null;
+    }
+    if (response.status === 401) {
+      notice('This board needs its token: open it as ' + location.origin + '/#token=YOUR_TOKEN');
+    }
+    return { status: response.status, body };
+  }
+
+  // ---- the token: taken from the fragment, kept in this tab only, never in a URL sent ---------------
+
+  function readToken() {
+    const match = /(?:^|[#&])token=([^&]+)/.exec(location.hash);
+    if (match) {
+      sessionStorage.setItem('taskagent-board-token', decodeURIComponent(match[1]));
+      history.replaceState(history.state, '', location.pathname + location.search);
+    }
+    state.token = sessionStorage.getItem('taskagent-board-token');
+  }
+
+  // ---- the URL's query string holds the session, the filters and the page ---------------------------
+
+  function readUrl() {
+    const query = new URLSearchParams(location.search);
+    state.session = query.get('session');
+    state.filters.status = query.get('status') || '';
+    state.filters.assignee = query.get('assignee') || '';
+    state.filters.text = query.get('text') || '';
+    state.offset = Math.max(0, parseInt(query.get('offset') || '0', 10) || 0);
+    $('filter-status').value = state.filters.status;
+    $('filter-assignee').value = state.filters.assignee;
+    $('filter-text').value = state.filters.text;
+  }
+
+  function urlOf(session, filters, offset) {
+    const query = new URLSearchParams();
+    if (session) query.set('session', session);
+    for (const name of ['status', 'assignee', 'text']) {
+      if (filters[name]) query.set(name, filters[name]);
+    }
+    if (offset) query.set('offset', String(offset));
+    const text = query.toString();
+    return location.pathname + (text ? '?' + text : '');
+  }
+
+  function navigate(session, filters, offset) {
+    history.pushState(null, '', urlOf(session, filters, offset));
+    readUrl();
+    renderSessionList();
+    loadBoard(true);
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------------
+
+  let sessionIds = [];
+
+  async function loadSessions() {
+    const { status, body } = await api('/api/sessions');
+    if (status !== 200) return;
+    sessionIds = body.sessions;
+    state.knownSessions = new Set(sessionIds);
+    if (!state.session && sessionIds.length > 0) {
+      history.replaceState(null, '', urlOf(sessionIds[0], state.filters, state.offset));
+      readUrl();
+      loadBoard(true);
+    }
+    renderSessionList();
+  }
+
+  function renderSessionList() {
+    const list = $('sessions');
+    list.replaceChildren();
+    for (const id of sessionIds) {
+      const item = el('li');
+      const link = el('a', null, id);
+      link.href = urlOf(id, { status: '', assignee: '', text: '' }, 0);
+      if (id === state.session) link.setAttribute('aria-current', 'page');
+      link.addEventListener('click', (event) => {
+        event.preventDefault();
+        navigate(id, { status: '', assignee: '', text: '' }, 0);
+      });
+      item.append(link);
+      list.append(item);
+    }
+    if (sessionIds.length === 0) list.append(el('li', 'meta', 'No tasks yet'));
+  }
+
+  // ---- the board of one session --------------------------------------------------------------------
+
+  const cards = new Map(); // task id -> { version, node }
+
+  async function loadBoard(fromScratch) {
+    if (!state.session) return;
+    const request = ++state.boardRequest;
+    const query = new URLSearchParams();
+    for (const name of ['status', 'assignee', 'text']) {
+      if (state.filters[name]) query.set(name, state.filters[name]);
+    }
+    query.set('offset', String(state.offset));
+    query.set('limit', String(PAGE_SIZE));
+    const { status, body } = await api('/api/sessions/' + encodeURIComponent(state.session) + '/tasks?' + query);
+    if (request !== state.boardRequest) return; // a newer request is on its way
+    $('board-title').textContent = 'Session ' + state.session;
+    if (status !== 200) {
+      $('cards').replaceChildren();
+      cards.clear();
+      $('board-summary').textContent = body && body.error ? body.error : 'The board could not be loaded (' + status + ')';
+      return;
+    }
+    if (fromScratch) {
+      $('cards').replaceChildren();
+      cards.clear();
+    }
+    renderCards(body.tasks);
+    const shownTo = body.offset + body.tasks.length;
+    $('board-summary').textContent = body.total === 0
+      ? 'No task matches the filters (' + body.sessionTotal + ' in the session)'
+      : 'Tasks ' + (body.offset + 1) + '–' + shownTo + ' of ' + body.total
+        + (body.total !== body.sessionTotal ? ' matching (' + body.sessionTotal + ' in the session)' : '');
+    $('prev').hidden = body.offset === 0;
+    $('next').hidden = shownTo >= body.total;
+    document.body.dataset.boardLoaded = String(Date.now());
+    if (fromScratch && !performance.getEntriesByName('board-rendered').length) {
+      // Marks for measuring: the cards are in the document; then the frame after they were painted.
+      performance.mark('board-rendered');
+      requestAnimationFrame(() => setTimeout(() => performance.mark('board-painted'), 0));
+    }
+  }
+
+  function renderCards(tasks) {
+    const container = $('cards');
+    const seen = new Set();
+    let previous = null;
+    for (const task of tasks) {
+      seen.add(task.id);
+      let entry = cards.get(task.id);
+      if (!entry || entry.version !== task.version) {
+        const node = renderCard(task);
+        if (entry) entry.node.replaceWith(node);
+        entry = { version: task.version, node };
+        cards.set(task.id, entry);
+      }
+      const expectedPlace = previous ? previous.nextSibling : container.firstChild;
+      if (expectedPlace !== entry.node) container.insertBefore(entry.node, expectedPlace);
+      previous = entry.node;
+    }
+    for (const [id, entry] of cards) {
+      if (!seen.has(id)) {
+        entry.node.remove();
+        cards.delete(id);
+      }
+    }
+  }
+
+  function truncatedMarker(task, field, text) {
+    return task.truncated.includes(field) ? el('p', 'marker', text) : null;
+  }
+
+  function renderCard(task) {
+    const card = el('article', 'card');
+    card.dataset.taskId = String(task.id);
+    card.dataset.version = String(task.version);
+    card.dataset.status = task.status;
+
+    const header = el('header');
+    header.append(el('span', 'order', '#' + task.order + ' · task ' + task.id));
+    const badge = task.status + (task.deadLettered ? ' · dead letter' : '') + (task.archived ? ' · archived' : '');
+    header.append(el('span', 'status ' + task.status, badge));
+    card.append(header);
+
+    card.append(el('p', 'description', task.description));
+    const cut = truncatedMarker(task, 'description',
+      '(description cut: ' + task.descriptionLength + ' characters in all)');
+    if (cut) card.append(cut);
+
+    const meta = [];
+    meta.push('assignee: ' + (task.assignee || 'none'));
+    if (task.previousAssignee) meta.push('from ' + task.previousAssignee);
+    if (task.priority) meta.push('priority ' + task.priority);
+    if (task.attempt) meta.push('attempt ' + task.attempt + (task.maxAttempts ? '/' + task.maxAttempts : ''));
+    card.append(el('p', 'meta assignee', meta.join(' · ')));
+    if (task.leaseExpiresAt) {
+      const lease = el('p', 'meta');
+      lease.append('lease: ', countdown(task.leaseExpiresAt));
+      card.append(lease);
+    }
+
+    if (task.stepsTotal > 0) {
+      const progress = el('div', 'progress');
+      const bar = el('progress');
+      bar.max = task.stepsTotal;
+      bar.value = task.stepsDone;
+      progress.append(bar, el('span', 'step-label', 'Step ' + task.stepsDone + '/' + task.stepsTotal));
+      card.append(progress);
+      const list = el('ul', 'steps');
+      for (const step of task.steps) {
+        const item = el('li', 'depth-' + Math.min(step.depth, 3));
+        const box = el('input');
+        box.type = 'checkbox';
+        box.disabled = true;
+        box.checked = step.checked;
+        box.setAttribute('aria-label', 'step ' + step.number);
+        item.append(box, el('span', null, step.text));
+        list.append(item);
+      }
+      card.append(list);
+      const more = truncatedMarker(task, 'steps', 'showing the first ' + task.steps.length + ' of ' + task.stepsTotal + ' steps');
+      if (more) card.append(more);
+    }
+
+    if (task.preference) {
+      card.append(el('h3', null, 'Preference'), el('p', 'preference', task.preference));
+    }
+    if (task.progresses.length > 0) {
+      card.append(el('h3', null, 'Progress' + (task.truncated.includes('progresses') ? ' (latest ' + task.progresses.length + ' of ' + task.progressesTotal + ')' : '')));
+      const list = el('ol', 'progresses');
+      for (const entry of task.progresses) list.append(el('li', null, entry));
+      card.append(list);
+    }
+    if (task.comments.length > 0) {
+      card.append(el('h3', null, 'Comments' + (task.truncated.includes('comments') ? ' (latest ' + task.comments.length + ' of ' + task.commentsTotal + ')' : '')));
+      const list = el('ul', 'comments');
+      for (const comment of task.comments) list.append(el('li', null, comment.author + ': ' + comment.text));
+      card.append(list);
+    }
+    if (task.links.length > 0) {
+      card.append(el('h3', null, 'Links'));
+      const list = el('ul', 'links');
+      for (const link of task.links) {
+        const item = el('li');
+        item.append(linkNode(link));
+        list.append(item);
+      }
+      card.append(list);
+    }
+    if (state.actions) card.append(actionButtons(task));
+    return card;
+  }
+
+  // Only http and https addresses become links; anything else (javascript:, data:) stays text.
+  function linkNode(link) {
+    const label = link.description || link.url;
+    let url = null;
+    try {
+      url = new URL(link.url);
+    } catch (e) {
+      url = null;
+    }
+    if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
+      const anchor = el('a', null, label);
+      anchor.href = url.href;
+      anchor.rel = 'noopener noreferrer';
+      anchor.target = '_blank';
+      return anchor;
+    }
+    return el('span', null, label + ' (' + link.url + ')');
+  }
+
+  // ---- actions (only when the board enables them) --------------------------------------------------
+
+  function actionButtons(task) {
+    const bar = el('div', 'actions');
+    const button = (label, action, body) => {
+      const node = el('button', null, label);
+      node.type = 'button';
+      node.addEventListener('click', () => act(task, action, body && body()));
+      bar.append(node);
+    };
+    if (task.status === 'failed' && !task.archived) button('Requeue', 'requeue');
+    if ((task.status === 'pending' || task.status === 'running') && !task.archived) {
+      button('Move…', 'move', () => ({ to: prompt('Move task ' + task.id + ' to which agent?') || '' }));
+    }
+    if (!task.archived) button('Archive', 'archive');
+    return bar;
+  }
+
+  async function act(task, action, body) {
+    const { status, body: reply } = await api('/api/tasks/' + task.id + '/' + action, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'If-Match': '"' + task.version + '"' },
+      body: JSON.stringify(body || {}),
+    });
+    notice(reply && (reply.message || reply.error) ? reply.message || reply.error : action + ': ' + status);
+    loadBoard(false);
+    loadSides();
+  }
+
+  // ---- queues, lease countdowns and dead letters ---------------------------------------------------
+
+  function countdown(expiresAt) {
+    const node = el('span', 'countdown');
+    node.dataset.expires = expiresAt;
+    updateCountdown(node);
+    return node;
+  }
+
+  function updateCountdown(node) {
+    const left = Math.round((Date.parse(node.dataset.expires) - (Date.now() + state.skew)) / 1000);
+    if (left <= 0) {
+      node.textContent = 'expired';
+      node.classList.add('expired');
+      return;
+    }
+    const minutes = Math.floor(left / 60);
+    const seconds = String(left % 60).padStart(2, '0');
+    node.textContent = minutes + ':' + seconds + ' left';
+  }
+
+  async function loadSides() {
+    const request = ++state.sidesRequest;
+    const [queues, dead] = await Promise.all([api('/api/queues'), api('/api/dead-letters')]);
+    if (request !== state.sidesRequest) return;
+    if (queues.status === 200) renderQueues(queues.body);
+    if (dead.status === 200) renderDeadLetters(dead.body);
+  }
+
+  function renderQueues(body) {
+    state.skew = Date.parse(body.now) - Date.now();
+    const box = $('queues');
+    box.replaceChildren();
+    const agents = $('agents');
+    agents.replaceChildren();
+    for (const queue of body.agents) {
+      agents.append(Object.assign(el('option'), { value: queue.agent }));
+      const section = el('div', 'queue');
+      section.dataset.agent = queue.agent;
+      section.append(el('h3', null, queue.agent + ' (' + queue.total + ')'));
+      const list = el('ol');
+      for (const task of queue.tasks) {
+        const item = el('li');
+        item.dataset.taskId = String(task.id);
+        item.append(el('span', 'status ' + task.status, task.status), ' ', el('span', null, '#' + task.id + ' ' + task.description));
+        if (task.leaseExpiresAt) item.append(' · lease ', countdown(task.leaseExpiresAt));
+        list.append(item);
+      }
+      section.append(list);
+      box.append(section);
+    }
+    if (body.agents.length === 0) box.append(el('p', 'meta', 'No agent holds a task'));
+  }
+
+  function renderDeadLetters(body) {
+    const list = $('dead-letters');
+    list.replaceChildren();
+    for (const task of body.tasks) {
+      const item = el('li');
+      item.dataset.taskId = String(task.id);
+      item.append(el('span', null, '#' + task.id + ' ' + task.description + ' (' + (task.assignee || 'no agent')
+        + ', ' + task.attempt + ' attempts, session ' + task.sessionId + ')'));
+      if (state.actions) {
+        const requeue = el('button', null, 'Requeue');
+        requeue.type = 'button';
+        requeue.addEventListener('click', () => act(task, 'requeue'));
+        item.append(' ', requeue);
+      }
+      list.append(item);
+    }
+    if (body.tasks.length === 0) list.append(el('li', 'meta', 'None'));
+  }
+
+  // ---- live updates: the event stream, read with fetch so that it can carry the token ---------------
+
+  function setLive(text) {
+    const badge = $('live');
+    badge.dataset.state = text;
+    badge.textContent = text;
+  }
+
+  function onEvent(type, data) {
+    if (type === 'reset') {
+      state.position = data.position;
+      loadSessions();
+      loadBoard(false);
+      loadSides();
+      return;
+    }
+    if (type !== 'task') return;
+    state.position = data.position;
+    if (!state.knownSessions.has(data.sessionId)) debounce('sessions', 200, loadSessions);
+    if (data.sessionId === state.session) debounce('board', 50, () => loadBoard(false));
+    debounce('sides', 200, loadSides);
+  }
+
+  async function follow() {
+    for (;;) {
+      try {
+        const response = await fetch('/api/events', {
+          cache: 'no-store',
+          headers: headers({ 'Last-Event-ID': String(state.position), Accept: 'text/event-stream' }),
+        });
+        if (response.status === 503) {
+          setLive('polling');
+          return poll();
+        }
+        if (response.status !== 200) throw new Error('status ' + response.status);
+        setLive('live');
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let end;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            let type = 'message';
+            let data = '';
+            for (const line of block.split('\n')) {
+              if (line.startsWith('event: ')) type = line.slice(7);
+              else if (line.startsWith('data: ')) data += line.slice(6);
+            }
+            if (data) onEvent(type, JSON.parse(data));
+          }
+        }
+      } catch (e) {
+        // reconnect below
+      }
+      setLive('reconnecting');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
+  function poll() {
+    setInterval(() => {
+      loadBoard(false);
+      loadSides();
+    }, 2000);
+  }
+
+  // ---- start ---------------------------------------------------------------------------------------
+
+  async function start() {
+    readToken();
+    readUrl();
+    $('filters').addEventListener('submit', (event) => {
+      event.preventDefault();
+      navigate(state.session, {
+        status: $('filter-status').value,
+        assignee: $('filter-assignee').value.trim(),
+        text: $('filter-text').value.trim(),
+      }, 0);
+    });
+    $('filter-status').addEventListener('change', () => $('filters').requestSubmit());
+    $('filter-clear').addEventListener('click', () => navigate(state.session, { status: '', assignee: '', text: '' }, 0));
+    $('prev').addEventListener('click', () => navigate(state.session, state.filters, Math.max(0, state.offset - PAGE_SIZE)));
+    $('next').addEventListener('click', () => navigate(state.session, state.filters, state.offset + PAGE_SIZE));
+    window.addEventListener('popstate', () => {
+      readUrl();
+      renderSessionList();
+      loadBoard(true);
+    });
+    setInterval(() => document.querySelectorAll('.countdown').forEach(updateCountdown), 1000);
+
+    const { status, body } = await api('/api/config');
+    if (status !== 200) {
+      setLive(status === 401 ? 'token needed' : 'offline');
+      return;
+    }
+    state.actions = body.actions;
+    state.live = body.live;
+    state.position = body.position;
+    if (state.live) follow();
+    else {
+      setLive('polling');
+      poll();
+    }
+    // The session named in the URL loads at once, beside the sessions list and the queues.
+    await Promise.all([loadSessions(), loadBoard(true), loadSides()]);
+  }
+
+  document.addEventListener('DOMContentLoaded', start);
+})();

@@ -1,0 +1,437 @@
+package dev.taskagent.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.steps.MarkdownSteps;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.task.NewTask;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.testkit.ForwardingTaskTransaction;
+import dev.taskagent.testkit.MutableClock;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DashboardApiTest {
+    private static final String XSS = "<img src=x onerror=alert(1)>";
+
+    private final MutableClock clock = MutableClock.at(Instant.parse("2026-03-01T10:00:00Z"));
+    private final InMemoryTaskStore store = new InMemoryTaskStore(clock);
+    private final TaskQueue queue = TaskQueue.builder(store).build();
+    private TaskDashboard board;
+    private BoardClient client;
+
+    @BeforeEach
+    void startBoard() {
+        board = TaskDashboard.builder()
+                .store(store)
+                .bind("127.0.0.1", 0)
+                .clock(clock)
+                .build()
+                .start();
+        client = new BoardClient(board);
+    }
+
+    @AfterEach
+    void stopBoard() {
+        board.close();
+    }
+
+    private Task create(String session, String description, String assignee) {
+        return queue.create(
+                NewTask.builder(session, description).assignee(assignee).build());
+    }
+
+    @Test
+    void sessionsAreListedOnceEachInOrder() {
+        create("trip", "Book flights", "ann");
+        create("trip", "Book a hotel", "ann");
+        create("garden", "Water the roses", null);
+
+        JsonNode sessions = client.get("/api/sessions").json();
+
+        assertThat(sessions.get("sessions")).extracting(JsonNode::asText).containsExactly("garden", "trip");
+        assertThat(sessions.get("total").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void aSessionsTasksComeInOrderAsCardsWithStepsProgressPreferenceCommentsAndLinks() {
+        Task flights = create("trip", "Book flights", "ann");
+        create("trip", "Book a hotel", "bob");
+        queue.update(TaskUpdate.of(flights.id())
+                .steps(MarkdownSteps.checklist(List.of("Compare prices", "Pay"))
+                        .markDone(1)
+                        .document())
+                .currentStep(1)
+                .userPreference("window seat")
+                .build());
+        store.inTransaction(tx -> tx.appendProgress(flights.id(), "Found three fares"));
+        queue.comment(flights.id(), "ann", "Cheapest is on Tuesday");
+        queue.link(flights.id(), "https://example.com/fares", "fares", "ann");
+
+        BoardClient.Reply reply = client.get("/api/sessions/trip/tasks");
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.header("Content-Type")).isEqualTo("application/json; charset=utf-8");
+        JsonNode tasks = reply.json().get("tasks");
+        assertThat(tasks)
+                .extracting(task -> task.get("description").asText())
+                .containsExactly("Book flights", "Book a hotel");
+        JsonNode card = tasks.get(0);
+        assertThat(card.get("status").asText()).isEqualTo("pending");
+        assertThat(card.get("assignee").asText()).isEqualTo("ann");
+        assertThat(card.get("stepsDone").asInt()).isEqualTo(1);
+        assertThat(card.get("stepsTotal").asInt()).isEqualTo(2);
+        assertThat(card.get("steps").get(0).get("text").asText()).isEqualTo("Compare prices");
+        assertThat(card.get("steps").get(0).get("checked").asBoolean()).isTrue();
+        assertThat(card.get("steps").get(1).get("checked").asBoolean()).isFalse();
+        assertThat(card.get("progresses").get(0).asText()).isEqualTo("Found three fares");
+        assertThat(card.get("preference").asText()).isEqualTo("window seat");
+        assertThat(card.get("comments").get(0).get("text").asText()).isEqualTo("Cheapest is on Tuesday");
+        assertThat(card.get("links").get(0).get("url").asText()).isEqualTo("https://example.com/fares");
+        assertThat(card.get("truncated")).isEmpty();
+        assertThat(reply.json().get("position").asLong())
+                .isEqualTo(store.eventFeed().lastPosition());
+    }
+
+    @Test
+    void filtersByStatusAssigneeAndTextCombine() {
+        create("trip", "Book flights", "ann");
+        create("trip", "Book a hotel", "ann");
+        Task car = create("trip", "Rent a car", "bob");
+        queue.claimNext("ann");
+
+        assertThat(descriptions("/api/sessions/trip/tasks?assignee=ann"))
+                .containsExactly("Book flights", "Book a hotel");
+        assertThat(descriptions("/api/sessions/trip/tasks?status=running")).containsExactly("Book flights");
+        assertThat(descriptions("/api/sessions/trip/tasks?status=pending,running&assignee=bob"))
+                .containsExactly("Rent a car");
+        assertThat(descriptions("/api/sessions/trip/tasks?text=BOOK%20A")).containsExactly("Book a hotel");
+        JsonNode filtered =
+                client.get("/api/sessions/trip/tasks?assignee=nobody").json();
+        assertThat(filtered.get("total").asInt()).isZero();
+        assertThat(filtered.get("sessionTotal").asInt()).isEqualTo(3);
+        assertThat(car.id()).isPositive();
+    }
+
+    @Test
+    void pagesWithOffsetAndLimit() {
+        IntStream.rangeClosed(1, 7).forEach(i -> create("many", "task " + i, null));
+
+        JsonNode page = client.get("/api/sessions/many/tasks?offset=2&limit=3").json();
+
+        assertThat(page.get("tasks"))
+                .extracting(task -> task.get("description").asText())
+                .containsExactly("task 3", "task 4", "task 5");
+        assertThat(page.get("total").asInt()).isEqualTo(7);
+        assertThat(descriptions("/api/sessions/many/tasks?offset=10")).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "/api/sessions/trip/tasks?status=done | status",
+                "/api/sessions/trip/tasks?limit=0 | limit",
+                "/api/sessions/trip/tasks?limit=1001 | limit",
+                "/api/sessions/trip/tasks?limit=ten | limit",
+                "/api/sessions/trip/tasks?offset=-1 | offset",
+                "/api/sessions/trip/tasks?colour=red | colour",
+                "/api/sessions/trip/tasks?status=pending&status=running | status",
+                "/api/sessions?page=2 | page",
+                "/api/tasks/abc | id",
+                "/api/tasks/0 | id",
+                "/api/tasks/-4 | id",
+                "/api/events?after=soon | Last-Event-ID",
+            })
+    void badParametersAreRefusedWith400NamingTheParameter(String path, String parameter) {
+        create("trip", "Book flights", "ann");
+
+        BoardClient.Reply reply = client.get(path);
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.json().get("parameter").asText()).isEqualTo(parameter);
+        assertThat(reply.json().get("error").asText()).contains(parameter);
+    }
+
+    @Test
+    void badParameterMessagesSayWhatIsExpected() {
+        create("trip", "Book flights", "ann");
+
+        assertThat(client.get("/api/sessions/trip/tasks?status=done")
+                        .json()
+                        .get("error")
+                        .asText())
+                .isEqualTo("Parameter 'status' must be one or more of pending, running, success, failed, comma"
+                        + " separated; was 'done'");
+        assertThat(client.get("/api/sessions/trip/tasks?limit=0")
+                        .json()
+                        .get("error")
+                        .asText())
+                .isEqualTo("Parameter 'limit' must be a whole number from 1 to 1000, was '0'");
+    }
+
+    @Test
+    void unknownSessionsTasksAndEndpointsAre404() {
+        create("trip", "Book flights", "ann");
+
+        assertThat(client.get("/api/sessions/nowhere/tasks").status()).isEqualTo(404);
+        assertThat(client.get("/api/sessions/nowhere/tasks").json().get("error").asText())
+                .isEqualTo("No session 'nowhere'; GET /api/sessions lists them");
+        assertThat(client.get("/api/tasks/999").status()).isEqualTo(404);
+        assertThat(client.get("/api/tasks/999").json().get("error").asText()).isEqualTo("No task 999");
+        assertThat(client.get("/api/nothing").status()).isEqualTo(404);
+        assertThat(client.get("/secret.txt").status()).isEqualTo(404);
+    }
+
+    @Test
+    void sessionIdsWithSlashesSpacesAndPlusSignsAreReachable() {
+        create("a/b c+d", "odd session", null);
+
+        JsonNode sessions = client.get("/api/sessions").json();
+        assertThat(sessions.get("sessions").get(0).asText()).isEqualTo("a/b c+d");
+        assertThat(descriptions("/api/sessions/a%2Fb%20c+d/tasks")).containsExactly("odd session");
+    }
+
+    @Test
+    void oneTaskShowsItsLeaseAttemptAndEverythingElse() {
+        Task task = create("trip", "Book flights", "ann");
+        Task claimed = queue.claimNext("ann", Duration.ofMinutes(5)).orElseThrow();
+
+        JsonNode card = client.get("/api/tasks/" + task.id()).json();
+
+        assertThat(card.get("status").asText()).isEqualTo("running");
+        assertThat(card.get("attempt").asInt()).isEqualTo(1);
+        assertThat(card.get("leaseExpiresAt").asText()).isEqualTo("2026-03-01T10:05:00Z");
+        assertThat(card.get("version").asLong()).isEqualTo(claimed.version());
+        assertThat(card.get("sessionId").asText()).isEqualTo("trip");
+    }
+
+    @Test
+    void queuesListEachAgentsTasksInClaimOrderWithLeaseExpiry() {
+        create("trip", "low", "ann");
+        queue.create(NewTask.builder("trip", "high").assignee("ann").priority(5).build());
+        create("garden", "other agent", "bob");
+        queue.claimNext("ann", Duration.ofSeconds(90));
+
+        JsonNode queues = client.get("/api/queues").json();
+
+        assertThat(queues.get("now").asText()).isEqualTo("2026-03-01T10:00:00Z");
+        JsonNode agents = queues.get("agents");
+        assertThat(agents).extracting(agent -> agent.get("agent").asText()).containsExactly("ann", "bob");
+        JsonNode ann = agents.get(0).get("tasks");
+        assertThat(ann).extracting(task -> task.get("description").asText()).containsExactly("high", "low");
+        assertThat(ann.get(0).get("status").asText()).isEqualTo("running");
+        assertThat(ann.get(0).get("leaseExpiresAt").asText()).isEqualTo("2026-03-01T10:01:30Z");
+        assertThat(ann.get(1).get("leaseExpiresAt").isNull()).isTrue();
+    }
+
+    @Test
+    void deadLetteredTasksAreListed() {
+        Task doomed = queue.create(NewTask.builder("trip", "Flaky upload")
+                .assignee("ann")
+                .maxAttempts(1)
+                .build());
+        create("trip", "Fine", "ann");
+        queue.claimNext("ann", Duration.ofSeconds(10));
+        clock.advance(Duration.ofSeconds(11));
+        queue.reclaimExpired();
+
+        JsonNode dead = client.get("/api/dead-letters").json();
+
+        assertThat(dead.get("tasks"))
+                .extracting(task -> task.get("id").asLong())
+                .containsExactly(doomed.id());
+        assertThat(dead.get("tasks").get(0).get("deadLettered").asBoolean()).isTrue();
+        assertThat(dead.get("tasks").get(0).get("status").asText()).isEqualTo("failed");
+    }
+
+    @Test
+    void anXssDescriptionComesBackAsPlainJsonText() {
+        Task task = create("trip", XSS, "ann");
+
+        BoardClient.Reply reply = client.get("/api/tasks/" + task.id());
+
+        assertThat(reply.json().get("description").asText()).isEqualTo(XSS);
+        assertThat(reply.header("Content-Type")).startsWith("application/json");
+        assertThat(reply.header("X-Content-Type-Options")).isEqualTo("nosniff");
+    }
+
+    @Test
+    void aOneMegabyteDescriptionIsCutWithAMarker() {
+        String huge = "x".repeat(Task.MAX_TEXT_LENGTH);
+        Task task = create("big", huge, null);
+
+        BoardClient.Reply one = client.get("/api/tasks/" + task.id());
+        BoardClient.Reply list = client.get("/api/sessions/big/tasks");
+
+        assertThat(one.json().get("description").asText())
+                .hasSize(CardJson.DETAIL.descriptionChars() + 1)
+                .endsWith("\u2026");
+        assertThat(one.json().get("descriptionLength").asInt()).isEqualTo(Task.MAX_TEXT_LENGTH);
+        assertThat(one.json().get("truncated")).extracting(JsonNode::asText).containsExactly("description");
+        assertThat(one.body().length()).isLessThan(120_000);
+        assertThat(list.json().get("tasks").get(0).get("description").asText())
+                .hasSize(CardJson.BOARD.descriptionChars() + 1);
+        assertThat(list.body().length()).isLessThan(5_000);
+    }
+
+    @Test
+    void tenThousandStepsAreCappedWithAMarker() {
+        List<String> texts = new ArrayList<>();
+        for (int i = 1; i <= 10_000; i++) {
+            texts.add("step " + i);
+        }
+        Task task = create("long", "Ten thousand steps", null);
+        queue.update(TaskUpdate.of(task.id())
+                .steps(MarkdownSteps.checklist(texts).markDone(1).document())
+                .build());
+
+        JsonNode one = client.get("/api/tasks/" + task.id()).json();
+        JsonNode card =
+                client.get("/api/sessions/long/tasks").json().get("tasks").get(0);
+
+        assertThat(one.get("stepsTotal").asInt()).isEqualTo(10_000);
+        assertThat(one.get("stepsDone").asInt()).isEqualTo(1);
+        assertThat(one.get("steps")).hasSize(CardJson.DETAIL.steps());
+        assertThat(one.get("truncated")).extracting(JsonNode::asText).containsExactly("steps");
+        assertThat(card.get("steps")).hasSize(CardJson.BOARD.steps());
+        assertThat(card.get("truncated")).extracting(JsonNode::asText).containsExactly("steps");
+    }
+
+    @Test
+    void everyResponseCarriesAStrictContentSecurityPolicy() {
+        create("trip", "Book flights", "ann");
+        for (String path : List.of("/", "/board.js", "/board.css", "/api/sessions", "/api/tasks/999", "/api/x")) {
+            BoardClient.Reply reply = client.get(path);
+            assertThat(reply.header("Content-Security-Policy"))
+                    .as(path)
+                    .contains("default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'")
+                    .doesNotContain("unsafe-inline", "unsafe-eval");
+            assertThat(reply.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
+            assertThat(reply.header("Referrer-Policy")).as(path).isEqualTo("no-referrer");
+        }
+    }
+
+    @Test
+    void thePageHasNoInlineScriptOrStyleAndTheScriptNeverUsesInnerHtml() {
+        String page = client.get("/").body();
+        String script = client.get("/board.js").body();
+
+        assertThat(page).contains("<script src=\"/board.js\" defer></script>").doesNotContain("style=", "onclick");
+        assertThat(page.replace("<script src=\"/board.js\" defer></script>", ""))
+                .doesNotContain("<script");
+        assertThat(script).doesNotContain("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(");
+        assertThat(client.get("/board.js").header("Content-Type")).isEqualTo("text/javascript; charset=utf-8");
+    }
+
+    @Test
+    void aHostHeaderThatNamesAnotherHostIsRefused() throws Exception {
+        assertThat(rawStatusLine("evil.example:" + board.port())).contains(" 421 ");
+        assertThat(rawStatusLine("localhost:" + board.port())).contains(" 200 ");
+        assertThat(rawStatusLine("127.0.0.1:" + board.port())).contains(" 200 ");
+    }
+
+    @Test
+    void aRequestFromAnotherSitesPageIsRefused() {
+        BoardClient.Reply foreign = client.get("/api/sessions", Map.of("Origin", "http://evil.example"));
+        BoardClient.Reply own = client.get("/api/sessions", Map.of("Origin", "http://127.0.0.1:" + board.port()));
+
+        assertThat(foreign.status()).isEqualTo(403);
+        assertThat(foreign.json().get("parameter").asText()).isEqualTo("Origin");
+        assertThat(own.status()).isEqualTo(200);
+    }
+
+    @Test
+    void actionsAreOffByDefault() {
+        Task task = create("trip", "Book flights", "ann");
+
+        BoardClient.Reply reply =
+                client.post("/api/tasks/" + task.id() + "/archive", "{\"version\":" + task.version() + "}", Map.of());
+
+        assertThat(reply.status()).isEqualTo(403);
+        assertThat(reply.json().get("error").asText()).startsWith("Actions are off");
+        assertThat(store.findTask(task.id()).orElseThrow().archived()).isFalse();
+    }
+
+    @Test
+    void otherMethodsThanGetAre405() {
+        BoardClient.Reply reply = client.post("/api/sessions", "{}", Map.of());
+
+        assertThat(reply.status()).isEqualTo(405);
+    }
+
+    @Test
+    void aStoreThatCannotListSessionsAnswers501ButStillServesASessionById() {
+        create("trip", "Book flights", "ann");
+        TaskStore older = new TaskStore() {
+            @Override
+            public <R> R inTransaction(TransactionWork<R> work) {
+                return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
+                    @Override
+                    public List<String> listSessionIds() {
+                        throw new UnsupportedOperationException("OlderStore cannot list sessions");
+                    }
+                }));
+            }
+        };
+        try (TaskDashboard olderBoard = TaskDashboard.builder()
+                .store(older)
+                .bind("127.0.0.1", 0)
+                .build()
+                .start()) {
+            BoardClient olderClient = new BoardClient(olderBoard);
+
+            BoardClient.Reply sessions = olderClient.get("/api/sessions");
+
+            assertThat(sessions.status()).isEqualTo(501);
+            assertThat(sessions.json().get("error").asText())
+                    .startsWith("OlderStore cannot list sessions; open a session");
+            assertThat(olderClient.get("/api/sessions/trip/tasks").status()).isEqualTo(200);
+        }
+    }
+
+    private List<String> descriptions(String path) {
+        BoardClient.Reply reply = client.get(path);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        List<String> result = new ArrayList<>();
+        reply.json()
+                .get("tasks")
+                .forEach(task -> result.add(task.get("description").asText()));
+        return result;
+    }
+
+    private String rawStatusLine(String host) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", board.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /api/sessions HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
+        }
+    }
+
+    static TaskStatus statusOf(InMemoryTaskStore store, long id) {
+        return store.findTask(id).orElseThrow().status();
+    }
+}

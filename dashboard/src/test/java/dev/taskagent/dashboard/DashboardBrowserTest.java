@@ -1,0 +1,343 @@
+package dev.taskagent.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.assertions.PageAssertions;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.llm.ChatResponse;
+import dev.taskagent.llm.FinishReason;
+import dev.taskagent.llm.ScriptedChatModel;
+import dev.taskagent.llm.TokenUsage;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.steps.StepExecutor;
+import dev.taskagent.steps.StepRun;
+import dev.taskagent.steps.TaskSteps;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.store.jdbc.JdbcTaskStore;
+import dev.taskagent.task.NewTask;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.tool.JsonSchema;
+import dev.taskagent.tool.Tool;
+import dev.taskagent.tool.ToolResult;
+import dev.taskagent.tool.Toolbox;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The board in a real headless Chromium: a card shows, its steps tick live while a worker with a store of
+ * its own (as another process would) executes them, the filters live in the URL, and an XSS description
+ * shows as text. Runs on H2, and on PostgreSQL when {@code TASKAGENT_TEST_POSTGRES_URL} is set.
+ */
+class DashboardBrowserTest {
+    static final String XSS = "<img src=x onerror=alert(1)>";
+    private static final double WAIT_MS = 10_000;
+    private static final String CHECK = "\u2713";
+
+    private static BrowserHarness harness;
+
+    @BeforeAll
+    static void startBrowser() {
+        harness = BrowserHarness.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    static List<String> databases() {
+        return TestDatabases.names();
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theBoardShowsCardsTicksStepsLiveFiltersInTheUrlAndShowsMarkupAsText(String database) throws Exception {
+        try (TestDatabases.Database db = TestDatabases.create(database);
+                JdbcTaskStore store = JdbcTaskStore.open(db.url());
+                JdbcTaskStore workerStore = JdbcTaskStore.open(db.url());
+                TaskDashboard board = TaskDashboard.builder()
+                        .store(store)
+                        .bind("127.0.0.1", 0)
+                        .build()
+                        .start()) {
+            DemoBoard tasks = DemoBoard.seed(store);
+            Browser browser = harness.browser();
+            try (BrowserContext context =
+                    browser.newContext(new Browser.NewContextOptions().setViewportSize(1440, 1000))) {
+                Page page = context.newPage();
+                List<String> dialogs = new CopyOnWriteArrayList<>();
+                List<String> consoleErrors = new CopyOnWriteArrayList<>();
+                page.onDialog(dialog -> {
+                    dialogs.add(dialog.message());
+                    dialog.dismiss();
+                });
+                page.onPageError(error -> consoleErrors.add("uncaught: " + error));
+                page.onConsoleMessage(message -> {
+                    System.out.println("[" + database + "] console " + message.type() + ": " + message.text());
+                    if (message.type().equals("error")) {
+                        consoleErrors.add(message.text());
+                    }
+                });
+
+                page.navigate(board.uri() + "?session=" + DemoBoard.SESSION);
+                Locator plan = card(page, tasks.plan());
+                try {
+                    visible(plan);
+                } catch (AssertionError e) {
+                    System.out.println("The page as it was: " + page.url() + "\n" + page.content());
+                    throw e;
+                }
+                PlaywrightAssertions.assertThat(plan.locator(".step-label")).hasText("Step 0/3");
+                PlaywrightAssertions.assertThat(page.locator("#live")).hasText("live", text());
+                page.evaluate("() => { window.boardNotReloaded = true; }");
+
+                // A worker with a store of its own ticks the steps; the board hears it through the feed.
+                Semaphore proceed = new Semaphore(0);
+                Semaphore atTool = new Semaphore(0);
+                List<Long> tickedAt = new CopyOnWriteArrayList<>();
+                CompletableFuture<StepRun> run =
+                        CompletableFuture.supplyAsync(() -> worker(workerStore, atTool, proceed, tickedAt)
+                                .execute(tasks.plan().id()));
+
+                assertThat(atTool.tryAcquire(30, TimeUnit.SECONDS))
+                        .as("step 1 ticked")
+                        .isTrue();
+                PlaywrightAssertions.assertThat(plan.locator(".steps input").nth(0))
+                        .isChecked(checked());
+                long step1Shown = System.nanoTime();
+                PlaywrightAssertions.assertThat(plan.locator(".steps input").nth(1))
+                        .not()
+                        .isChecked();
+                PlaywrightAssertions.assertThat(plan.locator(".step-label")).hasText("Step 1/3");
+                PlaywrightAssertions.assertThat(page.locator(".queue[data-agent=researcher] li[data-task-id=\""
+                                + tasks.plan().id() + "\"] .status"))
+                        .hasText("running", text());
+                proceed.release();
+
+                assertThat(atTool.tryAcquire(30, TimeUnit.SECONDS))
+                        .as("step 2 ticked")
+                        .isTrue();
+                PlaywrightAssertions.assertThat(plan.locator(".steps input").nth(1))
+                        .isChecked(checked());
+                PlaywrightAssertions.assertThat(plan.locator(".step-label")).hasText("Step 2/3");
+                page.locator(".queue .countdown").first().waitFor();
+                Path screenshot = targetDirectory().resolve("board.png");
+                page.screenshot(new Page.ScreenshotOptions().setPath(screenshot).setFullPage(true));
+                proceed.release();
+
+                StepRun finished = run.get(30, TimeUnit.SECONDS);
+                assertThat(finished.isSuccess()).as(finished.describe()).isTrue();
+                PlaywrightAssertions.assertThat(plan.locator(".steps input").nth(2))
+                        .isChecked(checked());
+                PlaywrightAssertions.assertThat(plan.locator(".step-label")).hasText("Step 3/3");
+                PlaywrightAssertions.assertThat(plan.locator(".status")).hasText("success");
+                assertThat(page.evaluate("() => window.boardNotReloaded === true"))
+                        .isEqualTo(true);
+                System.out.printf(
+                        "[%s] step 1: committed to shown on the board in %d ms (checked by polling the page)%n",
+                        database, TimeUnit.NANOSECONDS.toMillis(step1Shown - tickedAt.get(0)));
+
+                // The XSS description is text: no image element, no dialog.
+                Locator xss = card(page, tasks.xss());
+                PlaywrightAssertions.assertThat(xss.locator(".description")).hasText(XSS);
+                assertThat(page.locator("#cards img").count()).isZero();
+
+                // Filters go into the URL, and the URL brings them back.
+                page.locator("#filter-assignee").fill("concierge");
+                page.locator("#filters button[type=submit]").click();
+                PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*[?&]assignee=concierge(&|$).*"), url());
+                PlaywrightAssertions.assertThat(page.locator("#cards .card")).hasCount(2, count());
+                visible(card(page, tasks.xss()));
+                page.reload();
+                PlaywrightAssertions.assertThat(page.locator("#filter-assignee"))
+                        .hasValue("concierge");
+                PlaywrightAssertions.assertThat(page.locator("#cards .card")).hasCount(2, count());
+                page.locator("#filter-status").selectOption("running");
+                PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*status=running.*"), url());
+                PlaywrightAssertions.assertThat(page.locator("#cards .card")).hasCount(1, count());
+                visible(card(page, tasks.transfer()));
+
+                // Queues with lease countdowns, and the dead letter.
+                PlaywrightAssertions.assertThat(page.locator(".queue[data-agent=concierge] .countdown"))
+                        .hasText(Pattern.compile("\\d+:\\d\\d left"));
+                PlaywrightAssertions.assertThat(page.locator("#dead-letters li[data-task-id=\""
+                                + tasks.dead().id() + "\"]"))
+                        .isVisible();
+
+                assertThat(dialogs).as("dialogs opened by the page").isEmpty();
+                assertThat(consoleErrors)
+                        .as("errors in the page's console (a CSP violation would show)")
+                        .isEmpty();
+                assertThat(screenshot).exists();
+            }
+        }
+    }
+
+    @Test
+    void withATokenThePageTakesItFromTheFragmentAndKeepsItOutOfTheAddress() {
+        String token = "board-token-0123456789";
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        Task task = TaskQueue.builder(store).build().create(NewTask.of("secret-session", "Only for token holders"));
+        try (TaskDashboard board = TaskDashboard.builder()
+                        .store(store)
+                        .bind("127.0.0.1", 0)
+                        .token(token)
+                        .build()
+                        .start();
+                BrowserContext context = harness.browser().newContext()) {
+            Page withoutToken = context.newPage();
+            withoutToken.navigate(board.uri().toString());
+            PlaywrightAssertions.assertThat(withoutToken.locator("#live")).hasText("token needed", text());
+            PlaywrightAssertions.assertThat(withoutToken.locator("#notice")).containsText("#token=");
+            assertThat(withoutToken.locator("#cards .card").count()).isZero();
+
+            Page withToken = context.newPage();
+            withToken.navigate(board.uri() + "?session=secret-session#token=" + token);
+            visible(card(withToken, task));
+            assertThat(withToken.url()).doesNotContain(token).endsWith("?session=secret-session");
+            PlaywrightAssertions.assertThat(withToken.locator("#live")).hasText("live", text());
+        }
+    }
+
+    /** The worker: a scripted model that ticks one step per answer and calls a tool that waits for the test. */
+    private static StepExecutor worker(TaskStore store, Semaphore atTool, Semaphore proceed, List<Long> tickedAt) {
+        Tool checkCalendar =
+                Tool.of("check_calendar", "Checks the family calendar.", JsonSchema.object(), arguments -> {
+                    atTool.release();
+                    try {
+                        if (!proceed.tryAcquire(60, TimeUnit.SECONDS)) {
+                            return ToolResult.error("The test did not go on");
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return ToolResult.error("Interrupted");
+                    }
+                    return ToolResult.ok("The calendar is free in March.");
+                });
+        ScriptedChatModel model = ScriptedChatModel.builder()
+                .streamChunkSize(8)
+                .respond(toolTurn("Sea Life, the Children's Discovery Museum and Safari World suit a 5 and a 3 year"
+                        + " old.\n" + CHECK + " STEP 1: Research family-friendly attractions\n"))
+                .respond(toolTurn("Two hotels near Sukhumvit have a pool and family rooms.\n" + CHECK
+                        + " STEP 2: Compare hotels near Sukhumvit\n"))
+                .respond(ScriptedChatModel.text(CHECK + " STEP 3: Send the shortlist to Hanan on WhatsApp\n"
+                        + "Summary: Hanan has the shortlist."))
+                .build();
+        return StepExecutor.builder()
+                .store(store)
+                .chatModel(model)
+                .toolbox(Toolbox.of(checkCalendar))
+                .listener(event -> {
+                    if (event instanceof TaskEvent.StepCompleted) {
+                        tickedAt.add(System.nanoTime());
+                    }
+                })
+                .build();
+    }
+
+    private static ChatResponse toolTurn(String text) {
+        return new ChatResponse(
+                text,
+                List.of(ScriptedChatModel.call("check_calendar", "{}")),
+                FinishReason.TOOL_CALLS,
+                new TokenUsage(100, 20));
+    }
+
+    static Locator card(Page page, Task task) {
+        return page.locator("#cards .card[data-task-id=\"" + task.id() + "\"]");
+    }
+
+    private static void visible(Locator locator) {
+        PlaywrightAssertions.assertThat(locator)
+                .isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(WAIT_MS));
+    }
+
+    private static LocatorAssertions.IsCheckedOptions checked() {
+        return new LocatorAssertions.IsCheckedOptions().setTimeout(WAIT_MS);
+    }
+
+    private static LocatorAssertions.HasTextOptions text() {
+        return new LocatorAssertions.HasTextOptions().setTimeout(WAIT_MS);
+    }
+
+    private static LocatorAssertions.HasCountOptions count() {
+        return new LocatorAssertions.HasCountOptions().setTimeout(WAIT_MS);
+    }
+
+    private static PageAssertions.HasURLOptions url() {
+        return new PageAssertions.HasURLOptions().setTimeout(WAIT_MS);
+    }
+
+    static Path targetDirectory() {
+        return Paths.get(System.getProperty("taskagent.dashboard.target", "target"));
+    }
+
+    /** The tasks the board shows: a plan with steps, an XSS description, a running claim and a dead letter. */
+    record DemoBoard(Task plan, Task xss, Task transfer, Task dead) {
+        static final String SESSION = "family-trip";
+
+        static DemoBoard seed(TaskStore store) throws InterruptedException {
+            TaskQueue queue = TaskQueue.builder(store).build();
+            Task plan =
+                    queue.create(NewTask.builder(SESSION, "Plan a family trip to Bangkok in March for the four of us")
+                            .assignee("researcher")
+                            .createdBy("hanan")
+                            .build());
+            plan = TaskSteps.of(store)
+                    .setSteps(
+                            plan.id(),
+                            List.of(
+                                    "Research family-friendly attractions",
+                                    "Compare hotels near Sukhumvit",
+                                    "Send the shortlist to Hanan on WhatsApp"));
+            queue.update(TaskUpdate.of(plan.id())
+                    .userPreference("Kid-friendly, a pool, under $150 a night")
+                    .build());
+            queue.comment(plan.id(), "hanan", "The kids are 5 and 3; no long drives please.");
+            queue.link(plan.id(), "https://www.tourismthailand.org/", "Tourism Authority of Thailand", "researcher");
+            Task xss = queue.create(
+                    NewTask.builder(SESSION, XSS).assignee("concierge").build());
+            Task transfer =
+                    queue.create(NewTask.builder(SESSION, "Book the airport transfer for 4 with two child seats")
+                            .assignee("concierge")
+                            .priority(2)
+                            .build());
+            queue.claimNext("concierge", Duration.ofMinutes(15)).orElseThrow();
+            Task dead = queue.create(NewTask.builder(SESSION, "Upload the itinerary PDF to the shared drive")
+                    .assignee("uploader")
+                    .maxAttempts(1)
+                    .build());
+            queue.claimNext("uploader", Duration.ofMillis(1)).orElseThrow();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (queue.reclaimExpired().isEmpty()) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("The 1 ms lease did not expire within 10 s");
+                }
+                Thread.sleep(5);
+            }
+            return new DemoBoard(plan, xss, transfer, dead);
+        }
+    }
+}

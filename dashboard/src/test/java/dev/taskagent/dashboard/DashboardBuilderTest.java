@@ -1,0 +1,103 @@
+package dev.taskagent.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import org.junit.jupiter.api.Test;
+
+class DashboardBuilderTest {
+    private static final String TOKEN = "a-token-of-24-characters";
+    private final InMemoryTaskStore store = new InMemoryTaskStore();
+
+    @Test
+    void anAddressOtherThanLoopbackWithoutATokenIsRefusedNamingTheFix() {
+        assertThatThrownBy(() ->
+                        TaskDashboard.builder().store(store).bind("0.0.0.0", 0).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("The task board would listen on 0.0.0.0, which is not a loopback address, without a"
+                        + " token: set token(...) (at least 16 characters), or bind(\"127.0.0.1\", port)");
+    }
+
+    @Test
+    void anAddressOtherThanLoopbackWithATokenIsAccepted() {
+        try (TaskDashboard board = TaskDashboard.builder()
+                .store(store)
+                .bind("0.0.0.0", 0)
+                .token(TOKEN)
+                .build()
+                .start()) {
+            assertThat(board.port()).isPositive();
+            assertThat(board.uri().toString()).isEqualTo("http://127.0.0.1:" + board.port() + "/");
+        }
+    }
+
+    @Test
+    void actionsWithoutATokenAreRefused() {
+        assertThatThrownBy(() ->
+                        TaskDashboard.builder().store(store).enableActions().build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Actions need a token: set token(...)");
+    }
+
+    @Test
+    void shortTokensAndTokensWithWhiteSpaceAreRefused() {
+        assertThatThrownBy(() -> TaskDashboard.builder().token("short"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("The token must have at least 16 characters and no white space (got 5 characters)");
+        assertThatThrownBy(() -> TaskDashboard.builder().token("with space in the middle"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aBoardWithoutAStoreIsRefused() {
+        assertThatThrownBy(() -> TaskDashboard.builder().build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("No store: call store(...) with the TaskStore whose tasks to show");
+    }
+
+    @Test
+    void portsOutOfRangeAreRefused() {
+        assertThatThrownBy(() -> TaskDashboard.builder().bind("127.0.0.1", 70_000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("The port must be 0-65535, was 70000");
+    }
+
+    @Test
+    void portZeroPicksAFreePortAndTheBoardStartsOnlyOnce() {
+        TaskDashboard board = TaskDashboard.builder()
+                .store(store)
+                .bind("127.0.0.1", 0)
+                .build()
+                .start();
+        try {
+            assertThat(board.port()).isPositive();
+            assertThat(new BoardClient(board).get("/").status()).isEqualTo(200);
+            assertThatThrownBy(board::start).isInstanceOf(IllegalStateException.class);
+        } finally {
+            board.close();
+        }
+        board.close(); // idempotent
+        assertThatThrownBy(board::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("The task board was already started and closed");
+    }
+
+    @Test
+    void aPortInUseIsReportedWithTheFix() {
+        try (TaskDashboard first = TaskDashboard.builder()
+                .store(store)
+                .bind("127.0.0.1", 0)
+                .build()
+                .start()) {
+            TaskDashboard second = TaskDashboard.builder()
+                    .store(store)
+                    .bind("127.0.0.1", first.port())
+                    .build();
+            assertThatThrownBy(second::start)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("Could not listen on 127.0.0.1:" + first.port())
+                    .hasMessageEndingWith("choose another port, or port 0 for any free one");
+        }
+    }
+}
