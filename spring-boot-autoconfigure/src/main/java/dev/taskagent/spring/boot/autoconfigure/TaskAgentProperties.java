@@ -45,6 +45,9 @@ public class TaskAgentProperties implements InitializingBean {
     /** The MCP server over HTTP. */
     private final Mcp mcp = new Mcp();
 
+    /** The task board in the browser. */
+    private final Dashboard dashboard = new Dashboard();
+
     /** Micrometer observations and metrics. */
     private final Observations observations = new Observations();
 
@@ -83,6 +86,11 @@ public class TaskAgentProperties implements InitializingBean {
         return mcp;
     }
 
+    /** @return the task board's properties */
+    public Dashboard getDashboard() {
+        return dashboard;
+    }
+
     /** @return the observations' properties */
     public Observations getObservations() {
         return observations;
@@ -102,6 +110,7 @@ public class TaskAgentProperties implements InitializingBean {
         steps.check(problems);
         reaper.check(problems);
         mcp.check(problems);
+        dashboard.check(problems);
         if (observations.gaugeRefresh == null || observations.gaugeRefresh.isNegative()) {
             problems.add(PREFIX + ".observations.gauge-refresh must not be negative, was " + observations.gaugeRefresh);
         }
@@ -438,45 +447,45 @@ public class TaskAgentProperties implements InitializingBean {
         }
     }
 
-    /** {@code taskagent.mcp.*}. */
-    public static class Mcp {
-        /** Whether the MCP server over HTTP runs (needs taskagent-mcp on the class path). */
+    /** What the MCP server and the task board share: whether they run, where they listen, their token. */
+    public abstract static class Server {
+        /** Whether it runs (needs its module on the class path). */
         private boolean enabled;
 
-        /** The address the server listens on; any address other than a loopback one needs a token. */
+        /** The address it listens on; any address other than a loopback one needs a token. */
         private String bindAddress = "127.0.0.1";
 
-        /** The port the server listens on; 0 lets the system choose. */
-        private int port = 8765;
+        /** The port it listens on (its own, not the application's web server); 0 lets the system choose. */
+        private int port;
 
         /** The bearer token every request must carry; at least 16 characters, no white space. */
         private String token;
 
-        /** The toolsets served: queue, worker, tasks (taskfile runs commands and is not offered here). */
-        private List<String> toolsets = new ArrayList<>(List.of("queue", "tasks"));
+        private final String name;
+
+        Server(String name, int defaultPort) {
+            this.name = name;
+            this.port = defaultPort;
+        }
 
         void check(List<String> problems) {
             if (!enabled) {
                 return;
             }
+            String prefix = PREFIX + "." + name;
             if (port < 0 || port > 65_535) {
-                problems.add(PREFIX + ".mcp.port must be 0-65535, was " + port);
+                problems.add(prefix + ".port must be 0-65535, was " + port);
             }
             if (bindAddress == null || bindAddress.isBlank()) {
-                problems.add(PREFIX + ".mcp.bind-address must not be blank");
+                problems.add(prefix + ".bind-address must not be blank");
             } else if (!present(token) && !isLoopback(bindAddress)) {
-                problems.add(PREFIX + ".mcp.bind-address is " + bindAddress + ", which is not a loopback address,"
-                        + " and " + PREFIX + ".mcp.token is not set: set a token of at least 16 characters, or"
-                        + " listen on 127.0.0.1");
+                problems.add(prefix + ".bind-address is " + bindAddress + ", which is not a loopback address, and "
+                        + prefix + ".token is not set: set a token of at least 16 characters, or listen on"
+                        + " 127.0.0.1");
             }
             if (token != null && (token.length() < 16 || token.chars().anyMatch(Character::isWhitespace))) {
-                problems.add(PREFIX + ".mcp.token must have at least 16 characters and no white space (got "
+                problems.add(prefix + ".token must have at least 16 characters and no white space (got "
                         + token.length() + " characters)");
-            }
-            for (String toolset : toolsets) {
-                if (!List.of("queue", "worker", "tasks").contains(toolset)) {
-                    problems.add(PREFIX + ".mcp.toolsets has '" + toolset + "'; use queue, worker or tasks");
-                }
             }
         }
 
@@ -488,12 +497,12 @@ public class TaskAgentProperties implements InitializingBean {
             }
         }
 
-        /** @return whether the server runs */
+        /** @return whether it runs */
         public boolean isEnabled() {
             return enabled;
         }
 
-        /** @param enabled whether the server runs */
+        /** @param enabled whether it runs */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
         }
@@ -528,6 +537,35 @@ public class TaskAgentProperties implements InitializingBean {
             this.token = token;
         }
 
+        /** @return whether a token is set */
+        boolean hasToken() {
+            return present(token);
+        }
+    }
+
+    /** {@code taskagent.mcp.*}: the MCP server over HTTP, on port 8765 unless told otherwise. */
+    public static class Mcp extends Server {
+        /** The toolsets served: queue, worker, tasks (taskfile runs commands and is not offered here). */
+        private List<String> toolsets = new ArrayList<>(List.of("queue", "tasks"));
+
+        /** Creates the defaults. */
+        public Mcp() {
+            super("mcp", 8765);
+        }
+
+        @Override
+        void check(List<String> problems) {
+            super.check(problems);
+            if (!isEnabled()) {
+                return;
+            }
+            for (String toolset : toolsets) {
+                if (!List.of("queue", "worker", "tasks").contains(toolset)) {
+                    problems.add(PREFIX + ".mcp.toolsets has '" + toolset + "'; use queue, worker or tasks");
+                }
+            }
+        }
+
         /** @return the toolsets served */
         public List<String> getToolsets() {
             return toolsets;
@@ -536,6 +574,36 @@ public class TaskAgentProperties implements InitializingBean {
         /** @param toolsets the toolsets served */
         public void setToolsets(List<String> toolsets) {
             this.toolsets = toolsets;
+        }
+    }
+
+    /** {@code taskagent.dashboard.*}: the task board, on port 8080 unless told otherwise. */
+    public static class Dashboard extends Server {
+        /** Whether the actions (requeue, archive, move) are on; they need a token. */
+        private boolean actionsEnabled;
+
+        /** Creates the defaults. */
+        public Dashboard() {
+            super("dashboard", 8080);
+        }
+
+        @Override
+        void check(List<String> problems) {
+            super.check(problems);
+            if (isEnabled() && actionsEnabled && !hasToken()) {
+                problems.add(PREFIX + ".dashboard.actions-enabled is true but " + PREFIX + ".dashboard.token is not"
+                        + " set: actions need a token, which every action carries in its Authorization header");
+            }
+        }
+
+        /** @return whether the actions are on */
+        public boolean isActionsEnabled() {
+            return actionsEnabled;
+        }
+
+        /** @param actionsEnabled whether the actions are on */
+        public void setActionsEnabled(boolean actionsEnabled) {
+            this.actionsEnabled = actionsEnabled;
         }
     }
 

@@ -3,6 +3,7 @@ package dev.taskagent.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.dashboard.TaskDashboard;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
 import dev.taskagent.extraction.AgentRun;
@@ -49,6 +50,7 @@ class TaskAgentAutoConfigurationTest {
             TaskAgentAutoConfiguration.class,
             TaskAgentLifecycleAutoConfiguration.class,
             TaskAgentMcpAutoConfiguration.class,
+            TaskAgentDashboardAutoConfiguration.class,
             TaskAgentHealthAutoConfiguration.class);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(TASKAGENT);
@@ -215,6 +217,34 @@ class TaskAgentAutoConfigurationTest {
     }
 
     @Test
+    void theBoardIsOffUnlessEnabledAndThenShowsTheStoresTasksWhileTheContextRuns() throws Exception {
+        runner.run(context -> assertThat(context).doesNotHaveBean(DashboardLifecycle.class));
+        URI[] board = new URI[1];
+        runner.withPropertyValues("taskagent.dashboard.enabled=true", "taskagent.dashboard.port=0")
+                .run(context -> {
+                    TaskQueue queue = context.getBean(TaskQueue.class);
+                    queue.create(queue.newTask("Shown on the board").build());
+                    board[0] = context.getBean(DashboardLifecycle.class).uri();
+                    HttpResponse<String> sessions = get(board[0].resolve("/api/sessions"));
+                    assertThat(sessions.statusCode()).isEqualTo(200);
+                    assertThat(sessions.body()).contains(queue.sessionId());
+                });
+        assertThatThrownBy(() -> get(board[0])).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void aUsersOwnBoardWins() {
+        DashboardLifecycle own = new DashboardLifecycle(() -> TaskDashboard.builder()
+                .store(new InMemoryTaskStore())
+                .bind("127.0.0.1", 0)
+                .build());
+        runner.withPropertyValues("taskagent.dashboard.enabled=true")
+                .withBean(DashboardLifecycle.class, () -> own)
+                .run(context ->
+                        assertThat(context.getBean(DashboardLifecycle.class)).isSameAs(own));
+    }
+
+    @Test
     void badPropertiesStopTheContextWithAMessageNamingTheProperty() {
         failsWith(
                 "taskagent.openai.base-url is set (http://127.0.0.1:11434/v1) but taskagent.openai.model is not",
@@ -236,6 +266,19 @@ class TaskAgentAutoConfigurationTest {
                 "taskagent.mcp.token must have at least 16 characters",
                 "taskagent.mcp.enabled=true",
                 "taskagent.mcp.token=short");
+        failsWith(
+                "taskagent.dashboard.bind-address is 0.0.0.0, which is not a loopback address, and"
+                        + " taskagent.dashboard.token is not set",
+                "taskagent.dashboard.enabled=true",
+                "taskagent.dashboard.bind-address=0.0.0.0");
+        failsWith(
+                "taskagent.dashboard.actions-enabled is true but taskagent.dashboard.token is not set",
+                "taskagent.dashboard.enabled=true",
+                "taskagent.dashboard.actions-enabled=true");
+        failsWith(
+                "taskagent.dashboard.port must be 0-65535, was 70000",
+                "taskagent.dashboard.enabled=true",
+                "taskagent.dashboard.port=70000");
         failsWith(
                 "taskagent.openai.base-url is invalid: ",
                 "taskagent.openai.base-url=not a url",
