@@ -139,11 +139,14 @@ final class TaskReader {
 
     private static String union(Shape shape) {
         StringBuilder sql = new StringBuilder(TASK_BRANCH).append(shape.condition);
+        // The children of the selected tasks by a join, not "c.task_id IN (SELECT ...)": H2 evaluated the
+        // IN subquery as a list and scanned each child table whole, so a session's read grew with the
+        // database (an extraction iteration on H2 took 66 ms where it had taken 14).
         String childCondition = shape == Shape.ID
-                ? "c.task_id = ?"
-                : "c.task_id IN (SELECT t.id FROM taskagent_tasks t WHERE " + shape.condition + ")";
+                ? " WHERE c.task_id = ?"
+                : " JOIN taskagent_tasks t ON t.id = c.task_id WHERE " + shape.condition;
         for (String branch : CHILD_BRANCHES) {
-            sql.append(" UNION ALL ").append(branch).append(" WHERE ").append(childCondition);
+            sql.append(" UNION ALL ").append(branch).append(childCondition);
         }
         return sql.toString();
     }
