@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * and only the tools whose purpose is to hand a task to the model ({@code signup_for_task}, {@code
  * move_task}, {@code get_task}) add the task as compact JSON (see {@link TaskJson}). Input the model can
  * fix (blank names, a bad id, a comment over the limit) is a soft error that names the argument; refused
- * moves are soft errors with the texts of the queue spec.
+ * moves are soft errors whose texts are listed in {@code docs/tools.md}.
  */
 final class QueueTools {
     static final String SIGNUP_FOR_TASK = "signup_for_task";

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The prompt covers every point of the spec's "The system prompt" section. */
+/** The prompt covers every point the extraction agent must be told: its role, the tools, the rules of each. */
 class SystemPromptTest {
     private final String prompt = SystemPrompt.text();
 
