@@ -29,9 +29,7 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.testkit.MutableClock;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.taskagent.testkit.internal.Logged;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,11 +40,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * The behaviour of the extraction {@link TaskAgent} on a real store, driven by a {@link
@@ -665,7 +661,7 @@ public abstract class TaskAgentSuite {
                 .fail(failure)
                 .build();
 
-        Logged<AgentRun> logged = logged(() -> run(model, ConversationMessage.user("m", "Book a table")));
+        Logged<AgentRun> logged = Logged.of(() -> run(model, ConversationMessage.user("m", "Book a table")));
 
         AgentRun run = logged.value();
         assertThat(run.isSuccess()).isFalse();
@@ -756,8 +752,8 @@ public abstract class TaskAgentSuite {
                 .build();
         int eventsOfFirstIteration = 1;
 
-        Logged<AgentRun> logged =
-                logged(() -> agent.run(session, List.of(ConversationMessage.user("m", "Book a table and text Anna"))));
+        Logged<AgentRun> logged = Logged.of(
+                () -> agent.run(session, List.of(ConversationMessage.user("m", "Book a table and text Anna"))));
 
         AgentRun run = logged.value();
         assertThat(run.isSuccess()).isFalse();
@@ -802,8 +798,8 @@ public abstract class TaskAgentSuite {
                 .listener(events::add)
                 .build();
 
-        Logged<AgentRun> logged =
-                logged(() -> agent.run(session, List.of(ConversationMessage.user("m", "Book a table and text Anna"))));
+        Logged<AgentRun> logged = Logged.of(
+                () -> agent.run(session, List.of(ConversationMessage.user("m", "Book a table and text Anna"))));
 
         AgentRun run = logged.value();
         RunError error = run.error().orElseThrow();
@@ -1027,38 +1023,6 @@ public abstract class TaskAgentSuite {
                 throw new AssertionError("the second run never waited; its thread is " + thread.getState());
             }
             Thread.onSpinWait();
-        }
-    }
-
-    /**
-     * Runs an action and keeps what the library logged meanwhile on standard error, where slf4j-simple
-     * writes by default.
-     */
-    private static <T> Logged<T> logged(Supplier<T> action) {
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream originalErr = System.err;
-        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
-        try {
-            return new Logged<>(action.get(), log.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(originalErr);
-        }
-    }
-
-    /** What an action returned, and what was logged on standard error while it ran. */
-    private record Logged<T>(T value, String log) {
-        /**
-         * Checks that a failed run was logged once, at WARN, in one line, without a stack trace. Checked
-         * when slf4j-simple is the logging backend; another backend logs elsewhere.
-         */
-        void assertOneWarning(String message) {
-            if (!LoggerFactory.getILoggerFactory().getClass().getName().startsWith("org.slf4j.simple")) {
-                return;
-            }
-            assertThat(log.lines().filter(line -> line.contains("WARN")))
-                    .singleElement()
-                    .satisfies(line -> assertThat(line).endsWith(message));
-            assertThat(log.lines()).noneMatch(line -> line.startsWith("\tat "));
         }
     }
 

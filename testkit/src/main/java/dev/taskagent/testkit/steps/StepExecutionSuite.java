@@ -34,22 +34,18 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.testkit.MutableClock;
+import dev.taskagent.testkit.internal.Logged;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * Step execution and the step operations against a real {@link TaskStore}: markers streamed by a model
@@ -139,38 +135,6 @@ public abstract class StepExecutionSuite {
                 List.of(ScriptedChatModel.call("send_whatsapp", "{\"to\":\"Hanan\",\"message\":\"list\"}")),
                 FinishReason.TOOL_CALLS,
                 TokenUsage.ZERO);
-    }
-
-    /**
-     * Runs an action and keeps what the library logged meanwhile on standard error, where slf4j-simple
-     * writes by default.
-     */
-    private static <T> Logged<T> logged(Supplier<T> action) {
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream originalErr = System.err;
-        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
-        try {
-            return new Logged<>(action.get(), log.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(originalErr);
-        }
-    }
-
-    /** What an action returned, and what was logged on standard error while it ran. */
-    private record Logged<T>(T value, String log) {
-        /**
-         * Checks that a failed run was logged once, at WARN, in one line, without a stack trace. Checked
-         * when slf4j-simple is the logging backend; another backend logs elsewhere.
-         */
-        void assertOneWarning(String message) {
-            if (!LoggerFactory.getILoggerFactory().getClass().getName().startsWith("org.slf4j.simple")) {
-                return;
-            }
-            assertThat(log.lines().filter(line -> line.contains("WARN")))
-                    .singleElement()
-                    .satisfies(line -> assertThat(line).endsWith(message));
-            assertThat(log.lines()).noneMatch(line -> line.startsWith("\tat "));
-        }
     }
 
     /**
@@ -483,7 +447,7 @@ public abstract class StepExecutionSuite {
                 ScriptedChatModel.builder().respond(researchDoneThenSend()).build();
         StepExecutor executor = executor(model).toolbox(Toolbox.of(broken)).build();
 
-        Logged<StepRun> logged = logged(() -> executor.execute(task.id()));
+        Logged<StepRun> logged = Logged.of(() -> executor.execute(task.id()));
 
         StepRun run = logged.value();
         assertThat(run.isSuccess()).isFalse();
@@ -516,7 +480,7 @@ public abstract class StepExecutionSuite {
                 .toolbox(Toolbox.of(new SendWhatsApp(timeline).tool()))
                 .build();
 
-        Logged<StepRun> logged = logged(() -> executor.execute(task.id()));
+        Logged<StepRun> logged = Logged.of(() -> executor.execute(task.id()));
 
         StepRun run = logged.value();
         RunError error = run.error().orElseThrow();
@@ -549,7 +513,7 @@ public abstract class StepExecutionSuite {
                 })
                 .build());
 
-        Logged<StepRun> logged = logged(() -> executor(model).build().execute(task.id()));
+        Logged<StepRun> logged = Logged.of(() -> executor(model).build().execute(task.id()));
 
         StepRun run = logged.value();
         RunError error = run.error().orElseThrow();
@@ -581,7 +545,7 @@ public abstract class StepExecutionSuite {
                 })
                 .build();
 
-        Logged<StepRun> logged = logged(() -> executor(model).build().execute(task.id()));
+        Logged<StepRun> logged = Logged.of(() -> executor(model).build().execute(task.id()));
 
         StepRun run = logged.value();
         RunError error = run.error().orElseThrow();

@@ -1,0 +1,2 @@
+/** Helpers shared by the kit's suites; not exported, not API. */
+package dev.taskagent.testkit.internal;
