@@ -28,8 +28,8 @@ import java.util.Optional;
  *
  * <p>The statement has no ORDER BY: the rows are put in order here (children by their sequence), which
  * spares the database a sort of the whole union (MariaDB writes it to a temporary table). A read by id
- * matches the children on {@code task_id = ?} directly; the other reads select them through a subquery on
- * the tasks table.
+ * or by a list of ids matches the children's {@code task_id} directly; the other reads join them to the
+ * selected task rows.
  *
  * <p>Thread-safe (stateless).
  */
@@ -37,16 +37,25 @@ final class TaskReader {
 
     /** What a filter selects; each shape has one statement per dialect, built once. */
     enum Shape {
-        ID("t.id = ?"),
-        SESSION("t.session_id = ?"),
-        SESSION_ORDER("t.session_id = ? AND t.task_order = ?"),
-        QUEUE("t.assignee = ? AND t.archived = FALSE"),
-        IDS("t.id IN (" + String.join(", ", java.util.Collections.nCopies(IDS_PER_READ, "?")) + ")");
+        ID("t.id = ?", "c.task_id = ?"),
+        SESSION("t.session_id = ?", null),
+        SESSION_ORDER("t.session_id = ? AND t.task_order = ?", null),
+        QUEUE("t.assignee = ? AND t.archived = FALSE", null),
+        IDS("t.id IN (" + parameterList(IDS_PER_READ) + ")", "c.task_id IN (" + parameterList(IDS_PER_READ) + ")");
 
+        /** Selects the task rows (alias t). */
         private final String condition;
 
-        Shape(String condition) {
+        /** Selects the child rows (alias c) by their task_id, or null to join them to the selected tasks. */
+        private final String childCondition;
+
+        Shape(String condition, String childCondition) {
             this.condition = condition;
+            this.childCondition = childCondition;
+        }
+
+        private static String parameterList(int size) {
+            return String.join(", ", java.util.Collections.nCopies(size, "?"));
         }
     }
 
@@ -142,8 +151,10 @@ final class TaskReader {
         // The children of the selected tasks by a join, not "c.task_id IN (SELECT ...)": H2 evaluated the
         // IN subquery as a list and scanned each child table whole, so a session's read grew with the
         // database (an extraction iteration on H2 took 66 ms where it had taken 14).
-        String childCondition = shape == Shape.ID
-                ? " WHERE c.task_id = ?"
+        // A read by id matches the children's task_id straight away (an index lookup per id); the other
+        // shapes join the task table. Joined, a read of 50 ids made PostgreSQL hash whole child tables.
+        String childCondition = shape.childCondition != null
+                ? " WHERE " + shape.childCondition
                 : " JOIN taskagent_tasks t ON t.id = c.task_id WHERE " + shape.condition;
         for (String branch : CHILD_BRANCHES) {
             sql.append(" UNION ALL ").append(branch).append(childCondition);
