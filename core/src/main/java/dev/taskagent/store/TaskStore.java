@@ -180,6 +180,10 @@ import java.util.Optional;
  *       goes on after a listener throws, and resumes from {@code lastDeliveredPosition()} when started again.
  *   <li>TS-10.6 The events of concurrent units of work are each read once, without gaps, and the events of
  *       one task in the order its changes committed.
+ *   <li>TS-10.7 A claim ({@code claimNext}) appends a {@code claimed} event naming the assignee, its
+ *       attempt and its lease, whether or not the unit of work records one; a {@link
+ *       dev.taskagent.event.TaskEvent.Claimed} recorded for a task the unit of work claimed is not appended a
+ *       second time.
  * </ul>
  *
  * <p><b>TS-11 Counting</b> (optional: {@link #countTasks()} may throw {@link UnsupportedOperationException})

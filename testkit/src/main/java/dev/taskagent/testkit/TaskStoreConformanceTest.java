@@ -16,6 +16,7 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.task.ClaimLostException;
@@ -2668,6 +2669,36 @@ public abstract class TaskStoreConformanceTest {
         assertThat(commentsByTask.values()).allSatisfy(numbers -> assertThat(numbers)
                 .containsExactlyElementsOf(
                         IntStream.rangeClosed(1, perWriter).boxed().toList()));
+    }
+
+    @Test
+    void ts107_aClaimAppendsOneClaimedEventWhetherOrNotTheUnitOfWorkRecordsOne() {
+        EventFeed feed = store.eventFeed();
+        String session = session("feed-claim");
+        String agent = "Zoë \"the\" claimer";
+        Task first = append(
+                NewTask.builder(session, "claimed plainly").assignee(agent).build());
+        Task second = append(
+                NewTask.builder(session, "claimed and recorded").assignee(agent).build());
+        long start = feed.lastPosition();
+
+        Task plain = store.claimNext(agent, LEASE).orElseThrow();
+        Task recorded = store.inTransaction(tx -> {
+            Task claimed = tx.claimNext(agent, LEASE).orElseThrow();
+            tx.recordEvent(new TaskEvent.Claimed(claimed, agent));
+            return claimed;
+        });
+
+        assertThat(List.of(plain.id(), recorded.id())).containsExactly(first.id(), second.id());
+        List<FeedEvent> events = feed.read(start, 10);
+        assertThat(events).extracting(FeedEvent::kind).containsExactly("claimed", "claimed");
+        assertThat(events).extracting(FeedEvent::taskId).containsExactly(plain.id(), recorded.id());
+        assertThat(events.get(0).payload())
+                .isEqualTo(
+                        FeedEncoding.encode(new TaskEvent.Claimed(plain, agent)).payload());
+        assertThat(events.get(1).payload())
+                .isEqualTo(FeedEncoding.encode(new TaskEvent.Claimed(recorded, agent))
+                        .payload());
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -81,6 +81,7 @@ final class KitSubjects {
             case CLAIM_SKIPS_LOCKED_TASKS -> ClaimSkipsLockedTasks.class;
             case FEED_APPENDS_BEFORE_COMMIT -> FeedAppendsBeforeCommit.class;
             case FEED_MISSES_UNRECORDED_CHANGES -> FeedMissesUnrecordedChanges.class;
+            case CLAIM_EVENT_TWICE -> ClaimEventTwice.class;
             case COUNTS_ARCHIVED_TASKS -> CountsArchivedTasks.class;
         };
     }
@@ -250,6 +251,13 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.FEED_MISSES_UNRECORDED_CHANGES);
+        }
+    }
+
+    static final class ClaimEventTwice extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CLAIM_EVENT_TWICE);
         }
     }
 

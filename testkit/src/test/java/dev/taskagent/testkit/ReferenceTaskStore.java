@@ -113,6 +113,8 @@ final class ReferenceTaskStore implements TaskStore {
         FEED_APPENDS_BEFORE_COMMIT,
         /** A change made without an event of its own leaves no trace in the feed. */
         FEED_MISSES_UNRECORDED_CHANGES,
+        /** A claim's event is appended a second time when the caller records it as well. */
+        CLAIM_EVENT_TWICE,
         /** The counts take archived tasks too (the filter was forgotten). */
         COUNTS_ARCHIVED_TASKS
     }
@@ -293,6 +295,7 @@ final class ReferenceTaskStore implements TaskStore {
         private final List<FeedEncoding.Encoded> recorded = new ArrayList<>();
         private final Map<Long, Task> written = new LinkedHashMap<>();
         private final Set<Long> toldAlready = new HashSet<>();
+        private final Set<Long> claimedHere = new HashSet<>();
         private volatile boolean ended;
         private boolean locked;
         private boolean contended;
@@ -327,7 +330,15 @@ final class ReferenceTaskStore implements TaskStore {
         @Override
         public void recordEvent(TaskEvent event) {
             check();
-            FeedEncoding.Encoded encoded = FeedEncoding.encode(event);
+            if (event instanceof TaskEvent.Claimed claimed
+                    && claimedHere.contains(claimed.task().id())
+                    && !has(Defect.CLAIM_EVENT_TWICE)) {
+                return; // the claim recorded it
+            }
+            record(FeedEncoding.encode(event));
+        }
+
+        private void record(FeedEncoding.Encoded encoded) {
             if (has(Defect.FEED_APPENDS_BEFORE_COMMIT)) {
                 feed.append(List.of(encoded));
                 toldAlready.add(encoded.taskId());
@@ -558,12 +569,15 @@ final class ReferenceTaskStore implements TaskStore {
             if (has(Defect.CLAIM_GIVES_UP_ON_CONFLICT) && current.status() != TaskStatus.PENDING) {
                 return Optional.empty();
             }
-            return Optional.of(save(
+            Task claimed = save(
                     TaskBuilder.from(current)
                             .status(TaskStatus.RUNNING)
                             .attempt(has(Defect.ATTEMPT_NOT_COUNTED) ? 1 : current.attempt() + 1)
                             .leaseExpiresAt(clock.instant().plus(lease)),
-                    current));
+                    current);
+            claimedHere.add(claimed.id());
+            record(FeedEncoding.encode(new TaskEvent.Claimed(claimed, assignee)));
+            return Optional.of(claimed);
         }
 
         @Override

@@ -163,6 +163,20 @@ public final class FeedEncoding {
     }
 
     /**
+     * Writes a text as the payloads write a JSON string: quoted and escaped. For a store that builds a
+     * payload in SQL from parts, so that it comes out exactly as {@link #encode} writes it.
+     *
+     * @param text the text; not null
+     * @return the JSON string, with its quotes
+     */
+    public static String jsonString(String text) {
+        return Json.mapper()
+                .getNodeFactory()
+                .textNode(Objects.requireNonNull(text, "text"))
+                .toString();
+    }
+
+    /**
      * Checks the arguments of {@link EventFeed#read}; the store checks the position against its feed.
      *
      * @param afterPosition the position to read after

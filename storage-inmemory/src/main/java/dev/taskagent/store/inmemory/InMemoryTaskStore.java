@@ -239,6 +239,8 @@ public final class InMemoryTaskStore implements TaskStore {
         private final List<FeedEncoding.Encoded> recorded = new ArrayList<>();
         /** The tasks this unit of work wrote, as they are now: each gets an event (TS-10.1). */
         private final Map<Long, Task> written = new LinkedHashMap<>();
+        /** The tasks this unit of work claimed: their claimed event is recorded by the claim itself. */
+        private final Set<Long> claimedHere = new HashSet<>();
 
         private final Thread owner = Thread.currentThread();
         private boolean ended;
@@ -250,7 +252,12 @@ public final class InMemoryTaskStore implements TaskStore {
         @Override
         public void recordEvent(TaskEvent event) {
             checkUsable();
-            recorded.add(FeedEncoding.encode(Objects.requireNonNull(event, "event")));
+            Objects.requireNonNull(event, "event");
+            if (event instanceof TaskEvent.Claimed claimed
+                    && claimedHere.contains(claimed.task().id())) {
+                return; // the claim recorded it (TS-10.7)
+            }
+            recorded.add(FeedEncoding.encode(event));
         }
 
         /** The events to append at commit: those recorded, and an "updated" for a task written without one. */
@@ -478,12 +485,15 @@ public final class InMemoryTaskStore implements TaskStore {
                 return Optional.empty();
             }
             Task next = candidates.first();
-            return Optional.of(write(
+            Task claimed = write(
                     TaskBuilder.from(next)
                             .status(TaskStatus.RUNNING)
                             .attempt(next.attempt() + 1)
                             .leaseExpiresAt(clock.instant().plus(lease)),
-                    next));
+                    next);
+            claimedHere.add(claimed.id());
+            recorded.add(FeedEncoding.encode(new TaskEvent.Claimed(claimed, assignee)));
+            return Optional.of(claimed);
         }
 
         @Override

@@ -108,6 +108,24 @@ abstract class Dialect {
     abstract Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
             throws SQLException;
 
+    /** @return whether {@link #claimReadAndAppendEvent} works on this database */
+    boolean claimAppendsEvent() {
+        return false;
+    }
+
+    /**
+     * Claims and reads like {@link #claimAndRead} and, in the same statement, appends the claim's {@code
+     * claimed} event to the feed, its payload exactly as {@link dev.taskagent.store.spi.FeedEncoding} writes
+     * it; only where {@link #claimAppendsEvent()} says so.
+     *
+     * @param leaseMicros the lease, in microseconds
+     * @return the claimed task, or empty when nothing is claimable (and no event was appended)
+     */
+    Optional<Task> claimReadAndAppendEvent(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException {
+        throw new UnsupportedOperationException(id() + " appends a claim's event with the unit of work's others");
+    }
+
     /**
      * Finds running tasks whose lease expired, soonest expiry first, locking them where the database can
      * lock rows without waiting for those other units of work hold ({@code SKIP LOCKED}), so that

@@ -249,7 +249,7 @@ public final class JdbcTaskStore implements TaskStore {
         boolean reusable = false;
         try {
             dialect.begin(connection);
-            transaction = new JdbcTransaction(connection, dialect, clock, database);
+            transaction = new JdbcTransaction(connection, dialect, clock, database, feed != null);
             phase = Phase.WORK;
             result = work.execute(transaction);
             transaction.end();

@@ -69,8 +69,14 @@ final class JdbcTransaction implements TaskTransaction {
     private final Dialect dialect;
     private final Clock clock;
     private final String database;
+    /** Whether the store keeps an event feed, so that the unit of work's events are appended at its end. */
+    private final boolean feedEvents;
+
     private final Thread owner = Thread.currentThread();
     private final List<Claim> claims = new ArrayList<>(1);
+    /** The tasks this unit of work claimed: the claim itself gives each its claimed event (TS-10.7). */
+    private final Set<Long> claimedHere = new HashSet<>(2);
+
     private final List<FeedEncoding.Encoded> recorded = new ArrayList<>();
     /** The tasks this unit of work wrote and read back, as they are now (TS-10.1). */
     private final Map<Long, Task> written = new LinkedHashMap<>();
@@ -81,11 +87,12 @@ final class JdbcTransaction implements TaskTransaction {
     private SQLException failure;
     private boolean appendedEvents;
 
-    JdbcTransaction(Connection connection, Dialect dialect, Clock clock, String database) {
+    JdbcTransaction(Connection connection, Dialect dialect, Clock clock, String database, boolean feedEvents) {
         this.connection = connection;
         this.dialect = dialect;
         this.clock = clock;
         this.database = database;
+        this.feedEvents = feedEvents;
     }
 
     /** Ends the transaction: every later call throws {@link IllegalStateException} (TS-1.4). */
@@ -658,12 +665,23 @@ final class JdbcTransaction implements TaskTransaction {
         checkUsable();
         StoreArguments.name(assignee, "assignee");
         Leases.lease(lease);
-        Optional<Task> claimed = sql(
-                "claim the next task of '" + assignee + "'",
-                () -> dialect.claimAndRead(connection, assignee, JdbcSupport.toDatabase(now()), micros(lease)));
+        // Where the dialect can, the claim's statement appends its event too, sparing a statement per claim.
+        boolean eventInStatement = feedEvents && dialect.claimAppendsEvent();
+        Optional<Task> claimed = sql("claim the next task of '" + assignee + "'", () -> {
+            var now = JdbcSupport.toDatabase(now());
+            return eventInStatement
+                    ? dialect.claimReadAndAppendEvent(connection, assignee, now, micros(lease))
+                    : dialect.claimAndRead(connection, assignee, now, micros(lease));
+        });
         claimed.ifPresent(task -> {
             claims.add(new Claim(task.id(), assignee, task.attempt()));
             wrote(task);
+            claimedHere.add(task.id());
+            if (eventInStatement) {
+                appendedEvents = true;
+            } else {
+                recorded.add(FeedEncoding.encode(new TaskEvent.Claimed(task, assignee)));
+            }
         });
         return claimed;
     }
@@ -823,7 +841,12 @@ final class JdbcTransaction implements TaskTransaction {
     @Override
     public void recordEvent(TaskEvent event) {
         checkUsable();
-        recorded.add(FeedEncoding.encode(Objects.requireNonNull(event, "event")));
+        Objects.requireNonNull(event, "event");
+        if (event instanceof TaskEvent.Claimed claimed
+                && claimedHere.contains(claimed.task().id())) {
+            return; // the claim appended or recorded it (TS-10.7)
+        }
+        recorded.add(FeedEncoding.encode(event));
     }
 
     /** @return whether {@link #flushEvents()} appended events, which the commit makes visible */
@@ -833,12 +856,13 @@ final class JdbcTransaction implements TaskTransaction {
 
     /**
      * Appends the unit of work's events to the feed, just before it commits: those recorded, and an {@code
-     * updated} event for each task written without one (TS-10.1). One batched INSERT, in the unit of work's
-     * transaction, after the work {@linkplain #end() ended}: called by the store only.
+     * updated} event for each task written without one (TS-10.1); a claim's event is recorded by the claim,
+     * or already appended by its statement (TS-10.7). One batched INSERT, in the unit of work's transaction,
+     * after the work {@linkplain #end() ended}: called by the store only.
      */
     void flushEvents() {
         List<FeedEncoding.Encoded> events = new ArrayList<>(recorded);
-        Set<Long> told = new HashSet<>();
+        Set<Long> told = new HashSet<>(claimedHere);
         recorded.forEach(event -> told.add(event.taskId()));
         for (Task task : written.values()) {
             if (told.add(task.id())) {

@@ -1,5 +1,6 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.task.Task;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,7 +14,8 @@ import java.util.OptionalLong;
  * PostgreSQL 12 or later. The claim is one statement: an UPDATE of the row that a {@code FOR UPDATE SKIP
  * LOCKED} subquery picked and locked, so concurrent claimers step over each other's rows instead of
  * queueing behind them or taking the same one. {@link #claimAndRead} runs it as a CTE of the statement
- * that reads the claimed task, which saves a round trip per claim.
+ * that reads the claimed task, which saves a round trip per claim; with the event feed on, a second CTE
+ * appends the claim's event in the same statement, which saves another.
  */
 final class PostgresDialect extends Dialect {
     static final PostgresDialect INSTANCE = new PostgresDialect();
@@ -25,14 +27,39 @@ final class PostgresDialect extends Dialect {
     private static final String NEXT_CLAIMABLE =
             "SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE + " ORDER BY priority DESC, created_at, id LIMIT 1";
 
-    private static final String CLAIM_AND_READ = TaskReader.claimingRead(
-            SET_RUNNING + " WHERE id = (" + NEXT_CLAIMABLE + " FOR UPDATE SKIP LOCKED) RETURNING *");
+    private static final String CLAIM =
+            SET_RUNNING + " WHERE id = (" + NEXT_CLAIMABLE + " FOR UPDATE SKIP LOCKED) RETURNING *";
 
     /** Waits for the first claimable row whoever holds it, for when every claimable row was locked. */
     private static final String NEXT_CLAIMABLE_WAITING = NEXT_CLAIMABLE + " FOR UPDATE";
 
-    private static final String CLAIM_LOCKED_AND_READ =
-            TaskReader.claimingRead(SET_RUNNING + " WHERE id = ? AND " + CLAIMABLE + " RETURNING *");
+    private static final String CLAIM_LOCKED = SET_RUNNING + " WHERE id = ? AND " + CLAIMABLE + " RETURNING *";
+
+    /** The microseconds of the lease end's second, as the column {@code f.us}: join it to the claimed row. */
+    static final String LEASE_FRACTION =
+            "(SELECT CAST(EXTRACT(MICROSECONDS FROM lease_expires_at) AS BIGINT) % 1000000 AS us) f";
+
+    /**
+     * The claimed row's lease end as {@code Instant.toString()} writes it: seconds always, then the fraction
+     * in groups of three digits, none when it is zero. Needs {@link #LEASE_FRACTION}.
+     */
+    static final String LEASE_UNTIL = "to_char(lease_expires_at, 'YYYY-MM-DD\"T\"HH24:MI:SS') || CASE"
+            + " WHEN f.us = 0 THEN '' WHEN f.us % 1000 = 0 THEN '.' || lpad((f.us / 1000)::text, 3, '0')"
+            + " ELSE '.' || lpad(f.us::text, 6, '0') END || 'Z'";
+
+    /**
+     * Appends the claim's {@code claimed} event, its payload as FeedEncoding writes it (version, agent,
+     * attempt, lease_until, in that order); one parameter, the agent as a JSON string.
+     */
+    private static final String CLAIMED_EVENT = "claimed_event AS (INSERT INTO taskagent_events (task_id,"
+            + " session_id, kind, payload, created_at) SELECT id, session_id, 'claimed', '{\"version\":' || version"
+            + " || ',\"agent\":' || CAST(? AS TEXT) || ',\"attempt\":' || attempt || ',\"lease_until\":\"' || "
+            + LEASE_UNTIL + " || '\"}', updated_at FROM claimed CROSS JOIN LATERAL " + LEASE_FRACTION + ")";
+
+    private static final String CLAIM_AND_READ = TaskReader.claimingRead(CLAIM);
+    private static final String CLAIM_LOCKED_AND_READ = TaskReader.claimingRead(CLAIM_LOCKED);
+    private static final String CLAIM_READ_AND_APPEND = TaskReader.claimingRead(CLAIM, CLAIMED_EVENT);
+    private static final String CLAIM_LOCKED_READ_AND_APPEND = TaskReader.claimingRead(CLAIM_LOCKED, CLAIMED_EVENT);
 
     private static final String LOCK_KEY = "hashtext('taskagent schema'), hashtext(COALESCE(current_schema(), ''))";
 
@@ -99,11 +126,33 @@ final class PostgresDialect extends Dialect {
     @Override
     Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
             throws SQLException {
+        return claim(connection, assignee, now, leaseMicros, null);
+    }
+
+    @Override
+    boolean claimAppendsEvent() {
+        return true;
+    }
+
+    @Override
+    Optional<Task> claimReadAndAppendEvent(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException {
+        return claim(connection, assignee, now, leaseMicros, FeedEncoding.jsonString(assignee));
+    }
+
+    /** Claims and reads; with {@code agentJson}, appends the claim's event in the same statement. */
+    private Optional<Task> claim(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String agentJson)
+            throws SQLException {
         Optional<TaskReader.ClaimedRead> claimed;
-        try (PreparedStatement statement = connection.prepareStatement(CLAIM_AND_READ)) {
+        try (PreparedStatement statement =
+                connection.prepareStatement(agentJson == null ? CLAIM_AND_READ : CLAIM_READ_AND_APPEND)) {
             statement.setLong(1, leaseMicros);
             statement.setObject(2, now);
             statement.setString(3, assignee);
+            if (agentJson != null) {
+                statement.setString(4, agentJson);
+            }
             try (ResultSet rows = statement.executeQuery()) {
                 claimed = TaskReader.readClaimed(rows);
             }
@@ -119,11 +168,15 @@ final class PostgresDialect extends Dialect {
             if (locked.isEmpty()) {
                 return Optional.empty();
             }
-            try (PreparedStatement statement = connection.prepareStatement(CLAIM_LOCKED_AND_READ)) {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    agentJson == null ? CLAIM_LOCKED_AND_READ : CLAIM_LOCKED_READ_AND_APPEND)) {
                 statement.setLong(1, leaseMicros);
                 statement.setObject(2, now);
                 statement.setLong(3, locked.getAsLong());
                 statement.setString(4, assignee);
+                if (agentJson != null) {
+                    statement.setString(5, agentJson);
+                }
                 try (ResultSet rows = statement.executeQuery()) {
                     claimed = TaskReader.readClaimed(rows);
                 }

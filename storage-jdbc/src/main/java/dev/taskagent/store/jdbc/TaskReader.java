@@ -177,11 +177,20 @@ final class TaskReader {
      * to a task or its children bumps its version, and the claim bumps it once more.
      */
     static String claimingRead(String claim) {
-        StringBuilder sql = new StringBuilder("WITH claimed AS (")
-                .append(claim)
-                .append(") ")
-                .append(TASK_COLUMNS)
-                .append(" FROM claimed t");
+        return claimingRead(claim, null);
+    }
+
+    /**
+     * A {@link #claimingRead(String)} with one more data-modifying CTE after {@code claimed}, which reads it:
+     * {@code name AS (INSERT …)}. PostgreSQL runs it to completion whether or not the statement reads it; its
+     * parameters follow the claim's.
+     */
+    static String claimingRead(String claim, String moreCte) {
+        StringBuilder sql = new StringBuilder("WITH claimed AS (").append(claim).append(") ");
+        if (moreCte != null) {
+            sql.append(", ").append(moreCte).append(' ');
+        }
+        sql.append(TASK_COLUMNS).append(" FROM claimed t");
         String claimedId = " WHERE c.task_id = (SELECT id FROM claimed)";
         for (String branch : CHILD_BRANCHES) {
             sql.append(" UNION ALL ").append(branch).append(claimedId);

@@ -2,7 +2,10 @@ package dev.taskagent.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.taskagent.event.FeedEvent;
+import dev.taskagent.event.TaskEvent;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.task.Task;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,6 +89,7 @@ class LockedRowClaimTest {
             TaskQueue queue = TaskQueue.builder(store).build();
             Task task = queue.create(
                     queue.newTask("the only one").assignee("claimer").build());
+            long feedStart = store.eventFeed().lastPosition();
             CountDownLatch locked = new CountDownLatch(1);
             CountDownLatch claimReturned = new CountDownLatch(1);
             ExecutorService holder = Executors.newSingleThreadExecutor();
@@ -110,6 +114,13 @@ class LockedRowClaimTest {
 
                 assertThat(claimed).map(Task::id).contains(task.id());
                 assertThat(claimed.orElseThrow().comments()).hasSize(1);
+                // The claim that waited appended its event once, though the queue recorded it as well.
+                assertThat(store.eventFeed().read(feedStart, 100))
+                        .filteredOn(event -> event.kind().equals("claimed"))
+                        .singleElement()
+                        .extracting(FeedEvent::payload)
+                        .isEqualTo(FeedEncoding.encode(new TaskEvent.Claimed(claimed.orElseThrow(), "claimer"))
+                                .payload());
                 assertThat(Duration.between(start, Instant.now()))
                         .as("the claim waited for the unit of work that held the task")
                         .isGreaterThanOrEqualTo(Duration.ofMillis(1500));
