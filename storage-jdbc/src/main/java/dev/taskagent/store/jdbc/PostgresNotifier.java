@@ -26,6 +26,13 @@ final class PostgresNotifier {
     private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
+    /**
+     * The least time between two notifications. Under a steady stream of commits the thread would otherwise
+     * send one notifying transaction after another, each a round trip and a commit written to disk, taking
+     * CPU from the writers on a small machine; the commits of the pause are told by the next one.
+     */
+    static final Duration NOTIFY_GAP = Duration.ofMillis(10);
+
     private final ConnectionSource connections;
     private final Object lock = new Object();
 
@@ -45,8 +52,8 @@ final class PostgresNotifier {
     /** Asks for a notification, after a commit that appended events; returns at once. */
     void committed() {
         synchronized (lock) {
-            if (closed) {
-                return;
+            if (closed || requested) {
+                return; // a notification is already asked for, and covers this commit
             }
             requested = true;
             if (thread == null) {
@@ -80,6 +87,9 @@ final class PostgresNotifier {
                     LOG.info("The event feed's notifications are sent again");
                     failing = false;
                 }
+                Thread.sleep(NOTIFY_GAP.toMillis());
+            } catch (InterruptedException e) {
+                return;
             } catch (SQLException | RuntimeException e) {
                 if (!failing) {
                     LOG.warn(
