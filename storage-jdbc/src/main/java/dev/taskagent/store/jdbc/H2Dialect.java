@@ -10,12 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * H2 2.x, the embedded default. H2's {@code SKIP LOCKED} with {@code ORDER BY … LIMIT} locks every
  * matching row, so the claim reads candidates in claim order and takes the first one whose conditional
- * UPDATE (still pending, same assignee, not archived) changes exactly one row; H2 re-checks the condition
- * on the committed row after waiting for a concurrent claimer's lock. A commit is written to the
+ * UPDATE (still pending, same assignee, not archived) changes a row, waiting for whoever holds it; H2
+ * re-checks the condition on the committed row after the wait. While other threads claim from the same
+ * queue, it first looks for a candidate that no one holds (a {@code SKIP LOCKED} lookup by id), so that the
+ * claimers spread over the candidates. A commit is written to the
  * database's files before it returns ({@code WRITE_DELAY=0}, see {@link H2WriteDelay}).
  */
 final class H2Dialect extends Dialect {
@@ -36,11 +39,22 @@ final class H2Dialect extends Dialect {
 
     private static final String CLAIM = setRunning(NOW_PLUS_MICROS) + " WHERE id = ? AND " + CLAIMABLE;
 
+    /** Locks one candidate if it is still claimable and no other unit of work holds it; never waits. */
+    private static final String LOCK_IF_FREE =
+            "SELECT id FROM taskagent_tasks WHERE id = ? AND " + CLAIMABLE + " FOR UPDATE SKIP LOCKED";
+
     /** H2's "Timeout trying to lock table" and "Concurrent update": another transaction held the row. */
     private static final int LOCK_TIMEOUT = 50200;
 
     private static final int CONCURRENT_UPDATE = 90131;
     private static final String DUPLICATE_KEY = "23505";
+
+    /**
+     * The claims under way in this JVM, per assignee. An embedded H2 database is opened by one process, so
+     * this sees every claimer that can contend for a queue's first tasks (through an H2 server, claimers in
+     * other processes only make a claim wait, as without it).
+     */
+    private final ConcurrentHashMap<String, Integer> claiming = new ConcurrentHashMap<>();
 
     private H2Dialect() {}
 
@@ -100,27 +114,56 @@ final class H2Dialect extends Dialect {
     @Override
     Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
             throws SQLException {
-        return readClaimedId(connection, claimId(connection, assignee, now, leaseMicros));
+        boolean contended = claiming.merge(assignee, 1, Integer::sum) > 1;
+        try {
+            return readClaimedId(connection, claimId(connection, assignee, now, leaseMicros, contended));
+        } finally {
+            claiming.computeIfPresent(assignee, (key, count) -> count == 1 ? null : count - 1);
+        }
     }
 
-    private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+    private static OptionalLong claimId(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, boolean contended)
             throws SQLException {
         while (true) {
             List<Long> candidates = candidates(connection, assignee);
             if (candidates.isEmpty()) {
                 return OptionalLong.empty();
             }
-            try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
-                for (long id : candidates) {
-                    claim.setLong(1, leaseMicros);
-                    claim.setObject(2, now);
-                    claim.setLong(3, id);
-                    claim.setString(4, assignee);
-                    if (claim.executeUpdate() == 1) {
-                        return OptionalLong.of(id);
+            // With other claimers of the queue at work, first the candidates that no one holds, in claim
+            // order and without waiting: the claimers spread over them instead of queueing, one at a time,
+            // behind the commit of whoever took the first. (H2 locks a row by writing it, so a lone claimer
+            // goes straight to the update.)
+            if (contended) {
+                try (PreparedStatement lock = connection.prepareStatement(LOCK_IF_FREE)) {
+                    for (long id : candidates) {
+                        lock.setLong(1, id);
+                        lock.setString(2, assignee);
+                        if (queryLong(lock).isPresent() && claim(connection, id, assignee, now, leaseMicros)) {
+                            return OptionalLong.of(id);
+                        }
                     }
                 }
             }
+            // Every candidate is held, or no one else claims: take each in turn, waiting for whoever holds
+            // it, so that a claim never comes back empty because of a lock (TS-7.6).
+            for (long id : candidates) {
+                if (claim(connection, id, assignee, now, leaseMicros)) {
+                    return OptionalLong.of(id);
+                }
+            }
+        }
+    }
+
+    /** Claims one candidate if it is still claimable, after waiting for whoever holds its row. */
+    private static boolean claim(Connection connection, long id, String assignee, LocalDateTime now, long leaseMicros)
+            throws SQLException {
+        try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
+            claim.setLong(1, leaseMicros);
+            claim.setObject(2, now);
+            claim.setLong(3, id);
+            claim.setString(4, assignee);
+            return claim.executeUpdate() == 1;
         }
     }
 
