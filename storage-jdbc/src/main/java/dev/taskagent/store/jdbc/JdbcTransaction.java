@@ -26,6 +26,7 @@ import java.sql.Types;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -668,10 +669,10 @@ final class JdbcTransaction implements TaskTransaction {
         // Where the dialect can, the claim's statement appends its event too, sparing a statement per claim.
         boolean eventInStatement = feedEvents && dialect.claimAppendsEvent();
         Optional<Task> claimed = sql("claim the next task of '" + assignee + "'", () -> {
-            var now = JdbcSupport.toDatabase(now());
+            LocalDateTime claimedAt = JdbcSupport.toDatabase(now());
             return eventInStatement
-                    ? dialect.claimReadAndAppendEvent(connection, assignee, now, micros(lease))
-                    : dialect.claimAndRead(connection, assignee, now, micros(lease));
+                    ? dialect.claimReadAndAppendEvent(connection, assignee, claimedAt, micros(lease))
+                    : dialect.claimAndRead(connection, assignee, claimedAt, micros(lease));
         });
         claimed.ifPresent(task -> {
             claims.add(new Claim(task.id(), assignee, task.attempt()));
