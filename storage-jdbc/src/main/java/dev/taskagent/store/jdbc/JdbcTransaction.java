@@ -74,9 +74,8 @@ final class JdbcTransaction implements TaskTransaction {
     private final boolean feedEvents;
 
     private final Thread owner = Thread.currentThread();
+    /** The claims this unit of work made; each gave its task its claimed event itself (TS-10.7). */
     private final List<Claim> claims = new ArrayList<>(1);
-    /** The tasks this unit of work claimed: the claim itself gives each its claimed event (TS-10.7). */
-    private final Set<Long> claimedHere = new HashSet<>(2);
 
     private final List<FeedEncoding.Encoded> recorded = new ArrayList<>();
     /** The tasks this unit of work wrote and read back, as they are now (TS-10.1). */
@@ -677,7 +676,6 @@ final class JdbcTransaction implements TaskTransaction {
         claimed.ifPresent(task -> {
             claims.add(new Claim(task.id(), assignee, task.attempt()));
             wrote(task);
-            claimedHere.add(task.id());
             if (eventInStatement) {
                 appendedEvents = true;
             } else {
@@ -843,11 +841,20 @@ final class JdbcTransaction implements TaskTransaction {
     public void recordEvent(TaskEvent event) {
         checkUsable();
         Objects.requireNonNull(event, "event");
-        if (event instanceof TaskEvent.Claimed claimed
-                && claimedHere.contains(claimed.task().id())) {
+        if (event instanceof TaskEvent.Claimed claimed && claimed(claimed.task().id())) {
             return; // the claim appended or recorded it (TS-10.7)
         }
         recorded.add(FeedEncoding.encode(event));
+    }
+
+    /** @return whether this unit of work claimed the task */
+    private boolean claimed(long taskId) {
+        for (Claim claim : claims) {
+            if (claim.taskId() == taskId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return whether {@link #flushEvents()} appended events, which the commit makes visible */
@@ -863,7 +870,8 @@ final class JdbcTransaction implements TaskTransaction {
      */
     void flushEvents() {
         List<FeedEncoding.Encoded> events = new ArrayList<>(recorded);
-        Set<Long> told = new HashSet<>(claimedHere);
+        Set<Long> told = new HashSet<>();
+        claims.forEach(claim -> told.add(claim.taskId()));
         recorded.forEach(event -> told.add(event.taskId()));
         for (Task task : written.values()) {
             if (told.add(task.id())) {
