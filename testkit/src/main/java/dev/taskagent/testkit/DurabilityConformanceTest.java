@@ -14,8 +14,10 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -26,8 +28,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -78,6 +82,11 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Every process the kit starts is killed by its pid by the end of the test, with any process it
  * started in turn, and the test fails if one of them is still alive. Every wait has a deadline of 60 s.
  *
+ * <p>Before each reopening the kit copies the test's directory, as the killed JVM left it, into its
+ * {@value #KILLED_STATE} folder. A test that fails keeps its directory and names it in its message, so
+ * that the files a store could not read back can be looked at (for a store whose location is a file in
+ * that directory).
+ *
  * <p>Not thread-safe; JUnit creates one instance per test.
  */
 public abstract class DurabilityConformanceTest {
@@ -94,6 +103,9 @@ public abstract class DurabilityConformanceTest {
     private static final List<String> PROBE_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
     private static final int STDERR_TAIL_CHARACTERS = 4_000;
+
+    /** The folder of the test's directory that holds its files as the last killed JVM left them. */
+    static final String KILLED_STATE = "killed-state";
 
     private final List<ProcessHandle> started = new ArrayList<>();
 
@@ -145,7 +157,8 @@ public abstract class DurabilityConformanceTest {
     }
 
     @Test
-    void ts18_unitsOfWorkThatReturnedSurviveAKill9OfTheProcess(@TempDir Path directory) throws Exception {
+    void ts18_unitsOfWorkThatReturnedSurviveAKill9OfTheProcess(
+            @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path directory) throws Exception {
         StoreFactory factory = instantiate(storeFactory());
         String location = Objects.requireNonNull(newLocation(directory), "newLocation(Path) returned null");
         int rounds = rounds();
@@ -218,18 +231,52 @@ public abstract class DurabilityConformanceTest {
         children.forEach(ProcessHandle::destroyForcibly);
         children.forEach(DurabilityConformanceTest::awaitExit);
 
+        Path killedState = keepKilledState(directory);
         List<String> lost;
         try {
             lost = lostUnitsOfWork(factory, location, DurabilityProbe.name(tag), returned);
         } catch (Exception e) {
             throw new AssertionError(
-                    where + "after the probe was killed (kill -9), the store failed to open again or to read: " + e, e);
+                    where + "after the probe was killed (kill -9), the store failed to open again or to read: " + e
+                            + kept(killedState),
+                    e);
         }
         if (!lost.isEmpty()) {
             throw new AssertionError(where + "the probe was killed (kill -9) right after these units of work"
                     + " returned: " + returned + ". Reopened, the store lost " + lost.size() + ":\n  "
-                    + String.join("\n  ", lost) + standardError(errors));
+                    + String.join("\n  ", lost) + kept(killedState) + standardError(errors));
         }
+    }
+
+    /**
+     * Copies the files of the test's directory, as the killed probe left them, into its {@link
+     * #KILLED_STATE} folder, replacing the previous round's.
+     */
+    private static Path keepKilledState(Path directory) throws IOException {
+        Path state = directory.resolve(KILLED_STATE);
+        if (Files.exists(state)) {
+            try (Stream<Path> old = Files.walk(state)) {
+                for (Path path : old.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path path : files.filter(path -> !path.startsWith(state)).toList()) {
+                Path copy = state.resolve(directory.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(path, copy, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        return state;
+    }
+
+    private static String kept(Path killedState) {
+        return "\nThe files as the killed JVM left them: " + killedState + " (the test keeps its directory when it"
+                + " fails)";
     }
 
     private List<String> probeCommand(String location, String tag) {
