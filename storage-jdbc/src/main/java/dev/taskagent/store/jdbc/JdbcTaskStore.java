@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * 0} at start and logs a warning, since H2 goes back to the URL's delay when it opens the database again.
  * A URL that names a delay keeps it, with a warning. A user who is no admin of an H2 database that delays
  * writes is refused at start, as only admins may change the delay. In-memory H2 databases need none of
- * this.
+ * this. H2 itself can still lose its last commits to a kill when it reuses free space in its file (a
+ * defect of H2 2.x that {@code ;REUSE_SPACE=FALSE} in the URL avoids, at a cost in file size; the
+ * module's README explains both).
  *
  * <p>Times are stored as UTC to the microsecond; the store's clock is read with that precision.
  *
