@@ -4,15 +4,12 @@ import dev.taskagent.dashboard.TaskDashboard;
 import java.net.URI;
 import java.util.Objects;
 import java.util.function.Supplier;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Runs taskagent's task board while the application context runs: started after the context refreshed,
  * closed when it closes. Thread-safe.
  */
-public final class DashboardLifecycle implements SmartLifecycle {
-    private final Supplier<TaskDashboard> boards;
-    private TaskDashboard board;
+public final class DashboardLifecycle extends ContextBoundService<TaskDashboard> {
 
     /**
      * Creates the lifecycle; nothing listens before {@link #start()}.
@@ -20,30 +17,12 @@ public final class DashboardLifecycle implements SmartLifecycle {
      * @param boards builds a new, unstarted board for each start
      */
     public DashboardLifecycle(Supplier<TaskDashboard> boards) {
-        this.boards = Objects.requireNonNull(boards, "boards");
+        super(starting(boards), TaskDashboard::close);
     }
 
-    /** Starts the board. Idempotent. */
-    @Override
-    public synchronized void start() {
-        if (board == null) {
-            board = boards.get().start();
-        }
-    }
-
-    /** Closes the board. Idempotent. */
-    @Override
-    public synchronized void stop() {
-        if (board != null) {
-            board.close();
-            board = null;
-        }
-    }
-
-    /** @return whether the board listens */
-    @Override
-    public synchronized boolean isRunning() {
-        return board != null;
+    private static Supplier<TaskDashboard> starting(Supplier<TaskDashboard> boards) {
+        Objects.requireNonNull(boards, "boards");
+        return () -> boards.get().start();
     }
 
     /**
@@ -52,15 +31,13 @@ public final class DashboardLifecycle implements SmartLifecycle {
      * @return the board's address
      * @throws IllegalStateException if the board is not running
      */
-    public synchronized URI uri() {
-        if (board == null) {
-            throw new IllegalStateException("The task board is not running");
-        }
-        return board.uri();
+    public URI uri() {
+        return running("The task board").uri();
     }
 
     @Override
-    public synchronized String toString() {
+    public String toString() {
+        TaskDashboard board = runningOrNull();
         return "DashboardLifecycle[" + (board == null ? "stopped" : board.uri()) + "]";
     }
 }

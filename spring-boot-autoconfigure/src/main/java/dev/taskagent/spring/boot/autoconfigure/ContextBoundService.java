@@ -1,0 +1,69 @@
+package dev.taskagent.spring.boot.autoconfigure;
+
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Keeps one running service (a board, a server, a reaper) while the application context runs: started
+ * after the context refreshed, closed when it closes, a new one for each start. Thread-safe.
+ *
+ * @param <S> the running service
+ */
+abstract class ContextBoundService<S> implements SmartLifecycle {
+    private final Supplier<S> starter;
+    private final Consumer<S> closer;
+    private S running;
+
+    /**
+     * @param starter starts a new service and returns it running
+     * @param closer closes a running service, waiting for what it has in progress
+     */
+    ContextBoundService(Supplier<S> starter, Consumer<S> closer) {
+        this.starter = Objects.requireNonNull(starter, "starter");
+        this.closer = Objects.requireNonNull(closer, "closer");
+    }
+
+    /** Starts the service. Idempotent. */
+    @Override
+    public final synchronized void start() {
+        if (running == null) {
+            running = starter.get();
+        }
+    }
+
+    /** Closes the service. Idempotent. */
+    @Override
+    public final synchronized void stop() {
+        if (running != null) {
+            closer.accept(running);
+            running = null;
+        }
+    }
+
+    /** @return whether the service runs */
+    @Override
+    public final synchronized boolean isRunning() {
+        return running != null;
+    }
+
+    /**
+     * Returns the running service.
+     *
+     * @param name what the service is, for the message
+     * @return the service
+     * @throws IllegalStateException if it is not running
+     */
+    final synchronized S running(String name) {
+        if (running == null) {
+            throw new IllegalStateException(name + " is not running");
+        }
+        return running;
+    }
+
+    /** @return the running service, or null when it is stopped */
+    final synchronized S runningOrNull() {
+        return running;
+    }
+}
