@@ -3,8 +3,8 @@ package dev.taskagent.store.jdbc;
 import java.nio.file.Path;
 
 /**
- * The embedded default: an H2 file database opened with a URL that names no write delay, and with {@code
- * REUSE_SPACE=FALSE}: see {@link JdbcDurabilityConformanceTest#H2_KEEPS_EVERY_COMMIT}.
+ * The embedded default, opened by URL: an H2 file database whose URL names no write delay, with {@code
+ * REUSE_SPACE=FALSE} added (see {@link JdbcDurabilityConformanceTest#H2_KEEPS_EVERY_COMMIT}).
  */
 class H2FileDurabilityConformanceTest extends JdbcDurabilityConformanceTest {
     @Override
