@@ -12,11 +12,12 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.LongConsumer;
 
 /**
  * The second process of {@link PostgresTwoProcessClaimTest}: opens a store on a URL, prints {@code
  * READY}, waits for {@code GO} on stdin, then claims with several threads until nothing is left, printing
- * {@code CLAIMED <id>} for each task and {@code DONE} at the end.
+ * {@code CLAIMED <id>} as soon as it claimed each task and {@code DONE} at the end.
  *
  * <p>Arguments: JDBC URL, assignee, number of threads.
  */
@@ -46,12 +47,10 @@ public final class ClaimWorkerMain {
             try {
                 List<Future<List<Long>>> futures = new ArrayList<>();
                 for (int thread = 0; thread < threads; thread++) {
-                    futures.add(executor.submit(() -> claimAll(store, assignee)));
+                    futures.add(executor.submit(() -> claimAll(store, assignee, id -> out.println("CLAIMED " + id))));
                 }
                 for (Future<List<Long>> future : futures) {
-                    for (long id : future.get()) {
-                        out.println("CLAIMED " + id);
-                    }
+                    future.get();
                 }
             } finally {
                 executor.shutdownNow();
@@ -61,11 +60,17 @@ public final class ClaimWorkerMain {
     }
 
     static List<Long> claimAll(JdbcTaskStore store, String assignee) {
+        return claimAll(store, assignee, id -> {});
+    }
+
+    /** Claims until nothing is left, telling {@code each} of every claimed task's id at once. */
+    private static List<Long> claimAll(JdbcTaskStore store, String assignee, LongConsumer each) {
         List<Long> claimed = new ArrayList<>();
         for (Optional<Task> task = store.claimNext(assignee, LEASE);
                 task.isPresent();
                 task = store.claimNext(assignee, LEASE)) {
             claimed.add(task.get().id());
+            each.accept(task.get().id());
         }
         return claimed;
     }

@@ -79,6 +79,14 @@ class PostgresTwoProcessClaimTest {
                 try (Writer go = new OutputStreamWriter(worker.getOutputStream(), StandardCharsets.UTF_8)) {
                     go.write("GO\n");
                 }
+                // This JVM is warm and could drain the queue before the new one claims its first task: start
+                // here once it has, so that the two claim side by side.
+                List<Long> claimedThere = new ArrayList<>();
+                String first = lines.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+                assertThat(first)
+                        .as("the worker process's first claim (stderr: %s)", errors)
+                        .startsWith("CLAIMED ");
+                claimedThere.add(Long.parseLong(first.substring("CLAIMED ".length())));
                 List<Future<List<Long>>> here = new ArrayList<>();
                 for (int thread = 0; thread < THREADS_PER_PROCESS; thread++) {
                     here.add(executor.submit(() -> ClaimWorkerMain.claimAll(store, "worker")));
@@ -87,7 +95,6 @@ class PostgresTwoProcessClaimTest {
                 for (Future<List<Long>> future : here) {
                     claimedHere.addAll(future.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
                 }
-                List<Long> claimedThere = new ArrayList<>();
                 for (String line = lines.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
                         line != null && !line.equals("DONE");
                         line = lines.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
