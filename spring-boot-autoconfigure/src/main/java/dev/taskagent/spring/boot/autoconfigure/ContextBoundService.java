@@ -3,6 +3,7 @@ package dev.taskagent.spring.boot.autoconfigure;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -23,6 +24,20 @@ abstract class ContextBoundService<S> implements SmartLifecycle {
     ContextBoundService(Supplier<S> starter, Consumer<S> closer) {
         this.starter = Objects.requireNonNull(starter, "starter");
         this.closer = Objects.requireNonNull(closer, "closer");
+    }
+
+    /**
+     * A starter that builds an unstarted service and starts it.
+     *
+     * @param builds builds a new, unstarted service
+     * @param name the parameter's name, for the exception when it is null
+     * @param start starts a built service and returns it
+     * @param <S> the service
+     * @return the starter
+     */
+    static <S> Supplier<S> buildAndStart(Supplier<S> builds, String name, UnaryOperator<S> start) {
+        Objects.requireNonNull(builds, name);
+        return () -> start.apply(builds.get());
     }
 
     /** Starts the service. Idempotent. */

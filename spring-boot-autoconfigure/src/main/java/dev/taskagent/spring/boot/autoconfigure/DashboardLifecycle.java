@@ -2,7 +2,6 @@ package dev.taskagent.spring.boot.autoconfigure;
 
 import dev.taskagent.dashboard.TaskDashboard;
 import java.net.URI;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -17,12 +16,7 @@ public final class DashboardLifecycle extends ContextBoundService<TaskDashboard>
      * @param boards builds a new, unstarted board for each start
      */
     public DashboardLifecycle(Supplier<TaskDashboard> boards) {
-        super(starting(boards), TaskDashboard::close);
-    }
-
-    private static Supplier<TaskDashboard> starting(Supplier<TaskDashboard> boards) {
-        Objects.requireNonNull(boards, "boards");
-        return () -> boards.get().start();
+        super(buildAndStart(boards, "boards", TaskDashboard::start), TaskDashboard::close);
     }
 
     /**

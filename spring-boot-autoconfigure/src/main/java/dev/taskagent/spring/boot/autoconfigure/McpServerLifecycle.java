@@ -2,7 +2,6 @@ package dev.taskagent.spring.boot.autoconfigure;
 
 import dev.taskagent.mcp.TaskMcpServer;
 import java.net.URI;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -17,12 +16,7 @@ public final class McpServerLifecycle extends ContextBoundService<TaskMcpServer>
      * @param servers builds a new, unstarted server for each start
      */
     public McpServerLifecycle(Supplier<TaskMcpServer> servers) {
-        super(starting(servers), TaskMcpServer::close);
-    }
-
-    private static Supplier<TaskMcpServer> starting(Supplier<TaskMcpServer> servers) {
-        Objects.requireNonNull(servers, "servers");
-        return () -> servers.get().start();
+        super(buildAndStart(servers, "servers", TaskMcpServer::start), TaskMcpServer::close);
     }
 
     /**
