@@ -104,6 +104,29 @@ class LeaseProcessTest {
                 assertThat(task.status()).as("task %d", task.id()).isEqualTo(TaskStatus.SUCCESS);
                 assertThat(task.leaseExpiresAt()).isNull();
             });
+            // The killed worker may have committed a completion and died before printing it. Such a task
+            // counts as completed by it only if it holds the attempt the killed worker claimed: any other
+            // host completing it would first have needed a reclaim, which raises the attempt.
+            Map<Long, Integer> claimedByTheKilled = new HashMap<>();
+            first.lines().stream()
+                    .filter(line -> line.startsWith("CLAIMED "))
+                    .forEach(line -> claimedByTheKilled.put(id(line), attempt(line)));
+            Set<Long> completedSilently = new HashSet<>();
+            for (Task task : tasks) {
+                if (!completers.containsKey(task.id())) {
+                    assertThat(claimedByTheKilled.get(task.id()))
+                            .as(
+                                    "task %d is done but no host said it completed it; only a claim the "
+                                            + "killed worker held when it died may be silent",
+                                    task.id())
+                            .isEqualTo(task.attempt());
+                    completers.put(task.id(), List.of(first));
+                    completedSilently.add(task.id());
+                }
+            }
+            assertThat(completedSilently)
+                    .as("one claim per thread of the killed worker at most")
+                    .hasSizeLessThanOrEqualTo(2);
             assertThat(completers.keySet()).as("tasks completed").containsExactlyInAnyOrderElementsOf(ids);
             assertThat(completers.values())
                     .as("each task completed exactly once")
@@ -126,6 +149,7 @@ class LeaseProcessTest {
             first.lines().stream()
                     .filter(line -> line.startsWith("COMPLETED "))
                     .forEach(line -> lostWithTheWorker.remove(id(line)));
+            lostWithTheWorker.removeAll(completedSilently);
             assertThat(lostWithTheWorker)
                     .as("claims the killed worker held, completed by the other hosts")
                     .allSatisfy(id -> assertThat(completers.get(id)).doesNotContain(first));
@@ -164,5 +188,9 @@ class LeaseProcessTest {
 
     private static long id(String line) {
         return Long.parseLong(line.split(" ")[1]);
+    }
+
+    private static int attempt(String line) {
+        return Integer.parseInt(line.split(" ")[2]);
     }
 }
