@@ -193,11 +193,10 @@ public final class TaskQueue {
         TaskObserver.Scope<Task> observation = observer.claimStarted(agent);
         Optional<Task> claimed;
         try {
-            claimed = runner.run((transaction, events) -> {
-                Optional<Task> task = transaction.claimNext(agent, lease);
-                task.ifPresent(found -> events.add(new TaskEvent.Claimed(found, agent)));
-                return task;
-            });
+            // The store's own claim: a store may claim in fewer round trips than a unit of work takes. It
+            // appends the claimed event to its feed itself (TS-10.7); the listeners hear of it here.
+            claimed = store().claimNext(agent, lease);
+            claimed.ifPresent(task -> runner.publish(List.of(new TaskEvent.Claimed(task, agent))));
         } catch (RuntimeException e) {
             observation.failed(e);
             throw e;

@@ -35,12 +35,13 @@ abstract class Dialect {
 
     /**
      * Marks a claimed task running, counts the attempt and sets the lease on the database's clock; every
-     * write bumps the version and updatedAt (TS-4.2, TS-9.1). Parameters: the lease in microseconds, then
-     * updatedAt.
+     * write bumps the version and updatedAt (TS-4.2, TS-9.1), and writes the claim's token, by which a claim
+     * whose commit reply was lost is found. Parameters: the lease in microseconds, updatedAt, the token.
      */
     static String setRunning(String databaseNowPlusMicros) {
         return "UPDATE taskagent_tasks SET status = " + RUNNING + ", attempt = attempt + 1, lease_expires_at = "
-                + databaseNowPlusMicros + ", version = version + 1, updated_at = ?";
+                + databaseNowPlusMicros + ", version = version + 1, updated_at = ?,"
+                + " claim_token = ?";
     }
 
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
@@ -103,9 +104,11 @@ abstract class Dialect {
      * task is locked by a unit of work that is not a claim (TS-7.6).
      *
      * @param leaseMicros the lease, in microseconds
+     * @param token the claim's token, written into the claimed row
      * @return the claimed task, or empty when nothing is claimable
      */
-    abstract Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+    abstract Optional<Task> claimAndRead(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
             throws SQLException;
 
     /** @return whether {@link #claimReadAndAppendEvent} works on this database */
@@ -119,11 +122,56 @@ abstract class Dialect {
      * it; only where {@link #claimAppendsEvent()} says so.
      *
      * @param leaseMicros the lease, in microseconds
+     * @param token the claim's token, written into the claimed row
      * @return the claimed task, or empty when nothing is claimable (and no event was appended)
      */
-    Optional<Task> claimReadAndAppendEvent(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+    Optional<Task> claimReadAndAppendEvent(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
             throws SQLException {
         throw new UnsupportedOperationException(id() + " appends a claim's event with the unit of work's others");
+    }
+
+    /** @return whether {@link #claimInOwnStatement} works on this database */
+    boolean claimsInOwnStatement() {
+        return false;
+    }
+
+    /** What {@link #claimInOwnStatement} did. */
+    enum OwnStatementOutcome {
+        /** It claimed a task, and the claim is committed. */
+        CLAIMED,
+        /** Nothing is claimable; nothing was written. */
+        NOTHING_CLAIMABLE,
+        /**
+         * Every claimable task was locked by another unit of work, perhaps one that is not a claim (TS-7.6);
+         * nothing was written: claim in a unit of work, which waits for the first of them.
+         */
+        ONLY_LOCKED_ROWS
+    }
+
+    /**
+     * What {@link #claimInOwnStatement} did.
+     *
+     * @param outcome whether it claimed
+     * @param read the claimed task when it claimed, else null
+     */
+    record OwnStatementClaim(OwnStatementOutcome outcome, TaskReader.ClaimedRead read) {}
+
+    /**
+     * Claims like {@link #claimAndRead}, in one statement that commits on its own (the connection is in
+     * auto-commit mode): one round trip per claim. The claimed row carries {@code token} in its {@code
+     * claim_token} column, so that a claim whose reply was lost can be found. Only where {@link
+     * #claimsInOwnStatement()} says so.
+     *
+     * @param leaseMicros the lease, in microseconds
+     * @param agentJson the assignee as a JSON string, to append the claim's event in the same statement; null
+     *     when the store has no feed
+     * @param token the claim's token
+     */
+    OwnStatementClaim claimInOwnStatement(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String agentJson, String token)
+            throws SQLException {
+        throw new UnsupportedOperationException(id() + " claims in a unit of work only");
     }
 
     /**

@@ -112,18 +112,24 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+    Optional<Task> claimAndRead(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
             throws SQLException {
         boolean contended = claiming.merge(assignee, 1, Integer::sum) > 1;
         try {
-            return readClaimedId(connection, claimId(connection, assignee, now, leaseMicros, contended));
+            return readClaimedId(connection, claimId(connection, assignee, now, leaseMicros, token, contended));
         } finally {
             claiming.computeIfPresent(assignee, (key, count) -> count == 1 ? null : count - 1);
         }
     }
 
     private static OptionalLong claimId(
-            Connection connection, String assignee, LocalDateTime now, long leaseMicros, boolean contended)
+            Connection connection,
+            String assignee,
+            LocalDateTime now,
+            long leaseMicros,
+            String token,
+            boolean contended)
             throws SQLException {
         while (true) {
             List<Long> candidates = candidates(connection, assignee);
@@ -139,7 +145,7 @@ final class H2Dialect extends Dialect {
                     for (long id : candidates) {
                         lock.setLong(1, id);
                         lock.setString(2, assignee);
-                        if (queryLong(lock).isPresent() && claim(connection, id, assignee, now, leaseMicros)) {
+                        if (queryLong(lock).isPresent() && claim(connection, id, assignee, now, leaseMicros, token)) {
                             return OptionalLong.of(id);
                         }
                     }
@@ -148,7 +154,7 @@ final class H2Dialect extends Dialect {
             // Every candidate is held, or no one else claims: take each in turn, waiting for whoever holds
             // it, so that a claim never comes back empty because of a lock (TS-7.6).
             for (long id : candidates) {
-                if (claim(connection, id, assignee, now, leaseMicros)) {
+                if (claim(connection, id, assignee, now, leaseMicros, token)) {
                     return OptionalLong.of(id);
                 }
             }
@@ -156,13 +162,15 @@ final class H2Dialect extends Dialect {
     }
 
     /** Claims one candidate if it is still claimable, after waiting for whoever holds its row. */
-    private static boolean claim(Connection connection, long id, String assignee, LocalDateTime now, long leaseMicros)
+    private static boolean claim(
+            Connection connection, long id, String assignee, LocalDateTime now, long leaseMicros, String token)
             throws SQLException {
         try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
             claim.setLong(1, leaseMicros);
             claim.setObject(2, now);
-            claim.setLong(3, id);
-            claim.setString(4, assignee);
+            claim.setString(3, token);
+            claim.setLong(4, id);
+            claim.setString(5, assignee);
             return claim.executeUpdate() == 1;
         }
     }

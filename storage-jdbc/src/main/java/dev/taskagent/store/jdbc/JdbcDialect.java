@@ -17,7 +17,8 @@ public enum JdbcDialect {
     H2("H2 2.x"),
     /**
      * PostgreSQL 12 or later: the scale-out target, shared by many JVMs on many hosts. A claim is one
-     * {@code UPDATE … WHERE id = (SELECT … ORDER BY … LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id}.
+     * {@code UPDATE … WHERE id = (SELECT … ORDER BY … LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING …}, which
+     * outside a unit of work ({@code JdbcTaskStore.claimNext}) commits on its own.
      */
     POSTGRESQL("PostgreSQL 12 or later"),
     /**

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /** Small JDBC helpers shared by the store's classes. */
@@ -37,6 +39,27 @@ final class JdbcSupport {
     /** The clock's instant cut to what the databases store, so a task reads back as it was written. */
     static Instant truncate(Instant instant) {
         return instant.truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /**
+     * A fresh claim token ({@code taskagent_tasks.claim_token}): 128 random bits in the form of a UUID. It
+     * only has to differ from the other claims' tokens, not be unguessable, so it comes from the thread's
+     * own generator: {@code UUID.randomUUID()} draws on one shared {@code SecureRandom}, which every
+     * claimer would queue for.
+     */
+    static String claimToken() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return new UUID(random.nextLong(), random.nextLong()).toString();
+    }
+
+    /**
+     * Whether a failure says the connection was lost (SQLState class 08, or 57P: the server shut down or
+     * ended the session), so that the statement it ran may have committed before the reply was lost. Any
+     * other failure is the statement's own, reported by the server that rolled it back.
+     */
+    static boolean connectionLost(SQLException failure) {
+        String state = failure.getSQLState();
+        return state == null || state.startsWith("08") || state.startsWith("57P");
     }
 
     /** A driver's failure, fit for a message: its text with passwords masked, and its SQLState. */

@@ -5,17 +5,22 @@ import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TransactionWork;
-import dev.taskagent.task.TaskStatus;
+import dev.taskagent.store.spi.FeedEncoding;
+import dev.taskagent.store.spi.Leases;
+import dev.taskagent.store.spi.StoreArguments;
+import dev.taskagent.task.Task;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
@@ -198,16 +203,175 @@ public final class JdbcTaskStore implements TaskStore {
         return dialect.id();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On PostgreSQL the claim is one statement that commits on its own: it claims, reads the task with
+     * its children and appends the claim's event, in one round trip. When the connection fails before the
+     * reply, the store looks for the claim on a fresh connection by a token the claim wrote into the task
+     * row, and returns the task if the claim committed. On the other databases, and when every claimable
+     * task is locked by another unit of work, it claims in a unit of work of its own.
+     */
     @Override
-    public <R> R inTransaction(TransactionWork<R> work) {
-        Objects.requireNonNull(work, "work");
+    public Optional<Task> claimNext(String assignee, Duration lease) {
+        if (!dialect.claimsInOwnStatement()) {
+            return TaskStore.super.claimNext(assignee, lease);
+        }
+        StoreArguments.name(assignee, "assignee");
+        Leases.lease(lease);
+        checkCallable("claimNext");
+        String agentJson = feed != null ? FeedEncoding.jsonString(assignee) : null;
+        long leaseMicros = TimeUnit.NANOSECONDS.toMicros(lease.toNanos());
+        for (int attempt = 1; ; attempt++) {
+            Dialect.OwnStatementClaim claim =
+                    claimInOwnStatement(assignee, leaseMicros, agentJson, attempt == MAX_ATTEMPTS);
+            if (claim == null) {
+                continue; // a transient conflict, or a claim that did not commit: claim again
+            }
+            switch (claim.outcome()) {
+                case NOTHING_CLAIMABLE -> {
+                    return Optional.empty();
+                }
+                case ONLY_LOCKED_ROWS -> {
+                    return TaskStore.super.claimNext(assignee, lease);
+                }
+                case CLAIMED -> {
+                    if (feed != null) {
+                        feed.committed();
+                    }
+                    Task task = claim.read().task();
+                    // Null: a commit touched the task between the statement's snapshot and its lock. The claim
+                    // has committed; read the task as it is now.
+                    return Optional.of(
+                            task != null ? task : readTask(claim.read().taskId()));
+                }
+            }
+        }
+    }
+
+    /**
+     * One claim in a statement of its own.
+     *
+     * @return what it did, or null to claim again
+     */
+    private Dialect.OwnStatementClaim claimInOwnStatement(
+            String assignee, long leaseMicros, String agentJson, boolean lastAttempt) {
+        Connection connection = acquireConnection();
+        String token = JdbcSupport.claimToken();
+        boolean reusable = false;
+        try {
+            connection.setAutoCommit(true);
+            Dialect.OwnStatementClaim claim = dialect.claimInOwnStatement(
+                    connection,
+                    assignee,
+                    JdbcSupport.toDatabase(JdbcSupport.truncate(clock.instant())),
+                    leaseMicros,
+                    agentJson,
+                    token);
+            reusable = true;
+            return claim;
+        } catch (SQLException e) {
+            boolean unknown = false;
+            if (JdbcSupport.connectionLost(e)) {
+                // The statement may have committed before the connection failed: look for its token.
+                try {
+                    OptionalLong found = autoCommitted(fresh -> claimedWithToken(fresh, token));
+                    if (found.isPresent()) {
+                        LOG.info(
+                                "A claim's statement failed ({}) but the claim was committed; it is returned",
+                                e.toString());
+                        return new Dialect.OwnStatementClaim(
+                                Dialect.OwnStatementOutcome.CLAIMED,
+                                new TaskReader.ClaimedRead(found.getAsLong(), null));
+                    }
+                    if (!lastAttempt) {
+                        return null; // it did not commit: claim again
+                    }
+                } catch (SQLException lookupFailure) {
+                    e.addSuppressed(lookupFailure);
+                    unknown = true;
+                }
+            } else if (!lastAttempt && dialect.isTransient(e)) {
+                return null; // the server rolled it back: claim again
+            }
+            throw new TaskStoreException(
+                    "Could not claim the next task of '" + assignee + "' on " + database + ": "
+                            + JdbcSupport.describe(e)
+                            + (unknown
+                                    ? ". Whether it committed is unknown; a task it claimed comes back when its lease"
+                                            + " expires"
+                                    : ""),
+                    e);
+        } finally {
+            connections.release(connection, reusable);
+        }
+    }
+
+    /** A connection for a unit of work or a claim; a failure to get one is a storage failure. */
+    private Connection acquireConnection() {
+        try {
+            return connections.acquire();
+        } catch (SQLException e) {
+            throw new TaskStoreException(
+                    "Could not get a connection from " + connections.description() + ": " + JdbcSupport.describe(e), e);
+        }
+    }
+
+    /** Checks that a unit of work may start on this thread: not inside one of this store's, store open. */
+    private void checkCallable(String method) {
         if (inUnitOfWork.get() != null) {
-            throw new IllegalStateException("inTransaction was called inside a unit of work of the same store;"
+            throw new IllegalStateException(method + " was called inside a unit of work of the same store;"
                     + " use the TaskTransaction you were given instead");
         }
         if (closed.get()) {
             throw new IllegalStateException("This JdbcTaskStore is closed");
         }
+    }
+
+    @FunctionalInterface
+    private interface ConnectionWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Runs statements in auto-commit mode on a connection of their own. */
+    private <T> T autoCommitted(ConnectionWork<T> work) throws SQLException {
+        Connection connection = connections.acquire();
+        boolean reusable = false;
+        try {
+            connection.setAutoCommit(true);
+            T result = work.run(connection);
+            reusable = true;
+            return result;
+        } finally {
+            connections.release(connection, reusable);
+        }
+    }
+
+    /** The running task whose claim wrote this token. */
+    private static OptionalLong claimedWithToken(Connection connection, String token) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT id FROM taskagent_tasks WHERE status = " + Dialect.RUNNING + " AND claim_token = ?")) {
+            statement.setString(1, token);
+            return Dialect.queryLong(statement);
+        }
+    }
+
+    /** Reads a task whose claim committed, on a connection of its own. */
+    private Task readTask(long taskId) {
+        try {
+            return autoCommitted(connection -> TaskReader.readLocked(connection, dialect, taskId));
+        } catch (SQLException e) {
+            throw new TaskStoreException(
+                    "Claimed task " + taskId + " on " + database + " but could not read it: " + JdbcSupport.describe(e)
+                            + ". It comes back when its lease expires",
+                    e);
+        }
+    }
+
+    @Override
+    public <R> R inTransaction(TransactionWork<R> work) {
+        Objects.requireNonNull(work, "work");
+        checkCallable("inTransaction");
         inUnitOfWork.set(Boolean.TRUE);
         try {
             for (int attempt = 1; ; attempt++) {
@@ -238,13 +402,7 @@ public final class JdbcTaskStore implements TaskStore {
      * after a transient conflict (TS-1.7), or return what a commit whose outcome is unknown did, or throw.
      */
     private <R> Attempt<R> attempt(TransactionWork<R> work, boolean lastAttempt) {
-        Connection connection;
-        try {
-            connection = connections.acquire();
-        } catch (SQLException e) {
-            throw new TaskStoreException(
-                    "Could not get a connection from " + connections.description() + ": " + JdbcSupport.describe(e), e);
-        }
+        Connection connection = acquireConnection();
         Phase phase = Phase.START;
         JdbcTransaction transaction = null;
         R result = null;
@@ -311,30 +469,21 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     private Committed committedClaims(List<JdbcTransaction.Claim> claims, Throwable commitFailure) {
-        Connection connection;
         try {
-            connection = connections.acquire();
-        } catch (SQLException e) {
-            commitFailure.addSuppressed(e);
-            return Committed.UNKNOWN;
-        }
-        boolean reusable = false;
-        try (PreparedStatement statement =
-                connection.prepareStatement("SELECT status, assignee, attempt FROM taskagent_tasks WHERE id = ?")) {
-            connection.setAutoCommit(true);
-            int found = 0;
-            for (JdbcTransaction.Claim claim : claims) {
-                statement.setLong(1, claim.taskId());
-                try (ResultSet rows = statement.executeQuery()) {
-                    if (rows.next()
-                            && TaskStatus.RUNNING.wireName().equals(rows.getString(1))
-                            && claim.assignee().equals(rows.getString(2))
-                            && claim.attempt() == rows.getInt(3)) {
-                        found++;
+            int found = autoCommitted(connection -> {
+                int count = 0;
+                try (PreparedStatement statement = connection.prepareStatement("SELECT 1 FROM taskagent_tasks WHERE"
+                        + " id = ? AND status = " + Dialect.RUNNING + " AND claim_token = ?")) {
+                    for (JdbcTransaction.Claim claim : claims) {
+                        statement.setLong(1, claim.taskId());
+                        statement.setString(2, claim.token());
+                        if (Dialect.queryLong(statement).isPresent()) {
+                            count++;
+                        }
                     }
                 }
-            }
-            reusable = true;
+                return count;
+            });
             if (found == claims.size()) {
                 LOG.info(
                         "The commit of a claim failed ({}) but the claim was committed; it is returned",
@@ -345,8 +494,6 @@ public final class JdbcTaskStore implements TaskStore {
         } catch (SQLException e) {
             commitFailure.addSuppressed(e);
             return Committed.UNKNOWN;
-        } finally {
-            connections.release(connection, reusable);
         }
     }
 

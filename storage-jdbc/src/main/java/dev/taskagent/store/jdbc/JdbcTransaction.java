@@ -667,14 +667,15 @@ final class JdbcTransaction implements TaskTransaction {
         Leases.lease(lease);
         // Where the dialect can, the claim's statement appends its event too, sparing a statement per claim.
         boolean eventInStatement = feedEvents && dialect.claimAppendsEvent();
+        String token = JdbcSupport.claimToken();
         Optional<Task> claimed = sql("claim the next task of '" + assignee + "'", () -> {
             LocalDateTime claimedAt = JdbcSupport.toDatabase(now());
             return eventInStatement
-                    ? dialect.claimReadAndAppendEvent(connection, assignee, claimedAt, micros(lease))
-                    : dialect.claimAndRead(connection, assignee, claimedAt, micros(lease));
+                    ? dialect.claimReadAndAppendEvent(connection, assignee, claimedAt, micros(lease), token)
+                    : dialect.claimAndRead(connection, assignee, claimedAt, micros(lease), token);
         });
         claimed.ifPresent(task -> {
-            claims.add(new Claim(task.id(), assignee, task.attempt()));
+            claims.add(new Claim(task.id(), token));
             wrote(task);
             if (eventInStatement) {
                 appendedEvents = true;
@@ -685,8 +686,12 @@ final class JdbcTransaction implements TaskTransaction {
         return claimed;
     }
 
-    /** A claim this unit of work made: what to look for when its commit's outcome is unknown. */
-    record Claim(long taskId, String assignee, int attempt) {}
+    /**
+     * A claim this unit of work made: what to look for when its commit's outcome is unknown. The token tells
+     * this claim from another claimer's of the same task under the same agent name, which may have taken
+     * the task after this one rolled back.
+     */
+    record Claim(long taskId, String token) {}
 
     /** @return the claims this unit of work made, in order */
     List<Claim> claims() {

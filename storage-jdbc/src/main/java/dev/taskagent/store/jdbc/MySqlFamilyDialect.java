@@ -73,12 +73,14 @@ abstract class MySqlFamilyDialect extends Dialect {
     }
 
     @Override
-    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+    Optional<Task> claimAndRead(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
             throws SQLException {
-        return readClaimedId(connection, claimId(connection, assignee, now, leaseMicros));
+        return readClaimedId(connection, claimId(connection, assignee, now, leaseMicros, token));
     }
 
-    private static OptionalLong claimId(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+    private static OptionalLong claimId(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
             throws SQLException {
         OptionalLong id = lockNext(connection, CLAIM_SELECT, assignee);
         if (id.isEmpty()) {
@@ -90,7 +92,8 @@ abstract class MySqlFamilyDialect extends Dialect {
             try (PreparedStatement update = connection.prepareStatement(CLAIM_UPDATE)) {
                 update.setLong(1, leaseMicros);
                 update.setObject(2, now);
-                update.setLong(3, id.getAsLong());
+                update.setString(3, token);
+                update.setLong(4, id.getAsLong());
                 update.executeUpdate();
             }
         }

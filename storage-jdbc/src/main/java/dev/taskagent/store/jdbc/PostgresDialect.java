@@ -15,7 +15,8 @@ import java.util.OptionalLong;
  * LOCKED} subquery picked and locked, so concurrent claimers step over each other's rows instead of
  * queueing behind them or taking the same one. {@link #claimAndRead} runs it as a CTE of the statement
  * that reads the claimed task, which saves a round trip per claim; with the event feed on, a second CTE
- * appends the claim's event in the same statement, which saves another.
+ * appends the claim's event in the same statement, which saves another. Outside a unit of work the
+ * statement commits on its own ({@link #claimInOwnStatement}), which saves the commit's round trip too.
  */
 final class PostgresDialect extends Dialect {
     static final PostgresDialect INSTANCE = new PostgresDialect();
@@ -124,9 +125,10 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    Optional<Task> claimAndRead(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+    Optional<Task> claimAndRead(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
             throws SQLException {
-        return claim(connection, assignee, now, leaseMicros, null);
+        return claim(connection, assignee, now, leaseMicros, null, token);
     }
 
     @Override
@@ -135,28 +137,44 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    Optional<Task> claimReadAndAppendEvent(Connection connection, String assignee, LocalDateTime now, long leaseMicros)
+    Optional<Task> claimReadAndAppendEvent(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
             throws SQLException {
-        return claim(connection, assignee, now, leaseMicros, FeedEncoding.jsonString(assignee));
+        return claim(connection, assignee, now, leaseMicros, FeedEncoding.jsonString(assignee), token);
     }
 
-    /** Claims and reads; with {@code agentJson}, appends the claim's event in the same statement. */
-    private Optional<Task> claim(
-            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String agentJson)
+    @Override
+    boolean claimsInOwnStatement() {
+        return true;
+    }
+
+    @Override
+    OwnStatementClaim claimInOwnStatement(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String agentJson, String token)
             throws SQLException {
-        Optional<TaskReader.ClaimedRead> claimed;
-        try (PreparedStatement statement =
-                connection.prepareStatement(agentJson == null ? CLAIM_AND_READ : CLAIM_READ_AND_APPEND)) {
-            statement.setLong(1, leaseMicros);
-            statement.setObject(2, now);
-            statement.setString(3, assignee);
-            if (agentJson != null) {
-                statement.setString(4, agentJson);
-            }
-            try (ResultSet rows = statement.executeQuery()) {
-                claimed = TaskReader.readClaimed(rows);
-            }
+        Optional<TaskReader.ClaimedRead> claimed =
+                claimUnlocked(connection, assignee, now, leaseMicros, agentJson, token);
+        if (claimed.isPresent()) {
+            return new OwnStatementClaim(OwnStatementOutcome.CLAIMED, claimed.get());
         }
+        // Nothing claimed: either nothing is claimable, or every claimable row was locked. A plain read
+        // (it waits for no one) tells them apart; only the second needs the unit of work that waits.
+        try (PreparedStatement statement = connection.prepareStatement(NEXT_CLAIMABLE)) {
+            statement.setString(1, assignee);
+            return new OwnStatementClaim(
+                    queryLong(statement).isPresent()
+                            ? OwnStatementOutcome.ONLY_LOCKED_ROWS
+                            : OwnStatementOutcome.NOTHING_CLAIMABLE,
+                    null);
+        }
+    }
+
+    /** Claims and reads in a unit of work; with {@code agentJson}, appends the claim's event in the same statement. */
+    private Optional<Task> claim(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String agentJson, String token)
+            throws SQLException {
+        Optional<TaskReader.ClaimedRead> claimed =
+                claimUnlocked(connection, assignee, now, leaseMicros, agentJson, token);
         if (claimed.isEmpty()) {
             // SKIP LOCKED stepped over every claimable row, or there is none: a row may be locked by a
             // comment or an update, not by a claim (TS-7.6). Wait for the first one, whoever holds it.
@@ -172,10 +190,11 @@ final class PostgresDialect extends Dialect {
                     agentJson == null ? CLAIM_LOCKED_AND_READ : CLAIM_LOCKED_READ_AND_APPEND)) {
                 statement.setLong(1, leaseMicros);
                 statement.setObject(2, now);
-                statement.setLong(3, locked.getAsLong());
-                statement.setString(4, assignee);
+                statement.setString(3, token);
+                statement.setLong(4, locked.getAsLong());
+                statement.setString(5, assignee);
                 if (agentJson != null) {
-                    statement.setString(5, agentJson);
+                    statement.setString(6, agentJson);
                 }
                 try (ResultSet rows = statement.executeQuery()) {
                     claimed = TaskReader.readClaimed(rows);
@@ -191,5 +210,24 @@ final class PostgresDialect extends Dialect {
                 task != null
                         ? task
                         : TaskReader.readLocked(connection, this, claimed.get().taskId()));
+    }
+
+    /** Claims the first claimable row no one holds locked, and reads it; empty when there is none. */
+    private static Optional<TaskReader.ClaimedRead> claimUnlocked(
+            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String agentJson, String token)
+            throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement(agentJson == null ? CLAIM_AND_READ : CLAIM_READ_AND_APPEND)) {
+            statement.setLong(1, leaseMicros);
+            statement.setObject(2, now);
+            statement.setString(3, token);
+            statement.setString(4, assignee);
+            if (agentJson != null) {
+                statement.setString(5, agentJson);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                return TaskReader.readClaimed(rows);
+            }
+        }
     }
 }

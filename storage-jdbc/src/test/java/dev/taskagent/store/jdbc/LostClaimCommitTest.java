@@ -1,0 +1,87 @@
+package dev.taskagent.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.taskagent.task.NewTask;
+import dev.taskagent.task.Task;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A claim in a unit of work whose commit fails: the store looks for the claim on a fresh connection. Here
+ * the commit did not happen, and before the store looks, another worker under the same agent name claims
+ * the same task (its attempt is the one the failed claim had counted). The store must not take that claim
+ * for its own: it would hand one task to two workers, which then both hold the same attempt. The claim's
+ * token tells them apart; the failed claim runs again and finds the queue empty.
+ */
+class LostClaimCommitTest {
+    private static final String AGENT = "worker";
+    private static final Duration LEASE = Duration.ofMinutes(5);
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.taskagent.store.jdbc.TestDatabase#configured")
+    void aRolledBackClaimIsNotMistakenForAnotherWorkersClaimOfTheSameTask(TestDatabase database) {
+        DataSource real = database.newDataSource();
+        AtomicBoolean failNextCommit = new AtomicBoolean();
+        try (JdbcTaskStore other = JdbcTaskStore.builder(real).build();
+                JdbcTaskStore store = JdbcTaskStore.builder(failingCommit(real, failNextCommit, other))
+                        .build()) {
+            Task task = other.inTransaction(tx -> tx.appendTask(
+                    NewTask.builder("lost-commit", "Only one").assignee(AGENT).build()));
+            failNextCommit.set(true);
+
+            Optional<Task> mine = store.inTransaction(tx -> tx.claimNext(AGENT, LEASE));
+
+            assertThat(failNextCommit).as("the commit failed").isFalse();
+            Task theirs = other.inTransaction(tx -> tx.findTask(task.id())).orElseThrow();
+            assertThat(theirs.attempt()).as("the other worker's claim").isEqualTo(1);
+            assertThat(mine).as("the task is the other worker's").isEmpty();
+        }
+    }
+
+    /**
+     * Connections whose next commit rolls back instead, lets the other store claim, and then fails as a
+     * connection that died during the commit would.
+     */
+    private static DataSource failingCommit(DataSource real, AtomicBoolean failNextCommit, JdbcTaskStore other) {
+        return (DataSource) Proxy.newProxyInstance(
+                DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
+                    Object result = call(real, method, arguments);
+                    if (!method.getName().equals("getConnection")) {
+                        return result;
+                    }
+                    Connection connection = (Connection) result;
+                    return Proxy.newProxyInstance(
+                            Connection.class.getClassLoader(),
+                            new Class<?>[] {Connection.class},
+                            (connectionProxy, connectionMethod, connectionArguments) -> {
+                                if (connectionMethod.getName().equals("commit") && failNextCommit.getAndSet(false)) {
+                                    connection.rollback();
+                                    assertThat(other.claimNext(AGENT, LEASE)).isPresent();
+                                    throw new SQLException(
+                                            "An I/O error occurred while sending to the backend (fault injected by"
+                                                    + " the test)",
+                                            "08006");
+                                }
+                                return call(connection, connectionMethod, connectionArguments);
+                            });
+                });
+    }
+
+    private static Object call(Object target, Method method, Object[] arguments) throws Throwable {
+        try {
+            return method.invoke(target, arguments);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
