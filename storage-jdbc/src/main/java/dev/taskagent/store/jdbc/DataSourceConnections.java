@@ -28,6 +28,11 @@ final class DataSourceConnections implements ConnectionSource {
     }
 
     @Override
+    public boolean restoresAutoCommit() {
+        return true;
+    }
+
+    @Override
     public String description() {
         return "DataSource " + dataSource.getClass().getName();
     }

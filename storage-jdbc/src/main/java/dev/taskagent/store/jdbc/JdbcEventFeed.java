@@ -364,19 +364,19 @@ final class JdbcEventFeed implements EventFeed {
         }
         boolean reusable = false;
         try {
-            dialect.begin(connection);
+            dialect.begin(connection, connections.restoresAutoCommit());
             T result = work.run(connection);
-            connection.commit();
+            dialect.commit(connection);
             reusable = true;
             return result;
         } catch (SQLException e) {
-            rollbackQuietly(connection);
+            rollbackQuietly(dialect, connection);
             if (dialect.isTransient(e)) {
                 reusable = true;
             }
             throw new TaskStoreException("Could not " + operation + ": " + JdbcSupport.describe(e), e);
         } catch (RuntimeException e) {
-            rollbackQuietly(connection);
+            rollbackQuietly(dialect, connection);
             reusable = true;
             throw e;
         } finally {
@@ -384,9 +384,9 @@ final class JdbcEventFeed implements EventFeed {
         }
     }
 
-    private static void rollbackQuietly(Connection connection) {
+    private static void rollbackQuietly(Dialect dialect, Connection connection) {
         try {
-            connection.rollback();
+            dialect.rollback(connection);
         } catch (SQLException ignored) {
             // the original failure is what the caller needs
         }

@@ -147,6 +147,11 @@ class PostgresNotifierTest {
         }
 
         @Override
+        public boolean restoresAutoCommit() {
+            return delegate.restoresAutoCommit();
+        }
+
+        @Override
         public String description() {
             return delegate.description();
         }
