@@ -21,15 +21,6 @@ interface ConnectionSource extends AutoCloseable {
     @Override
     void close();
 
-    /**
-     * Tells whether connections go back to a pool that restores their auto-commit mode, as the pools
-     * behind a caller's {@code DataSource} do: then a unit of work that switches auto-commit off pays a
-     * round trip more when the pool switches it back on.
-     *
-     * @return true for a caller's {@code DataSource}
-     */
-    boolean restoresAutoCommit();
-
     /** @return what the source connects to, for messages */
     String description();
 }

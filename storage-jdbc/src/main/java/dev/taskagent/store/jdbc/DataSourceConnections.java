@@ -28,11 +28,6 @@ final class DataSourceConnections implements ConnectionSource {
     }
 
     @Override
-    public boolean restoresAutoCommit() {
-        return true;
-    }
-
-    @Override
     public String description() {
         return "DataSource " + dataSource.getClass().getName();
     }

@@ -231,35 +231,14 @@ abstract class Dialect {
     }
 
     /**
-     * Starts a unit of work on a connection: auto-commit off, READ COMMITTED. Setting the level only
-     * when it differs spares a round trip on drivers that know their level. End it with {@link #commit} or
-     * {@link #rollback}, never with the connection's own methods: a dialect may begin by statement.
-     *
-     * @param connection the connection
-     * @param autoCommitRestored whether the connection goes back to a pool that restores its auto-commit mode (a
-     *     caller's {@code DataSource}), so that switching auto-commit off costs a second round trip when
-     *     the pool switches it back on
+     * Prepares a connection for a unit of work: auto-commit off, READ COMMITTED. Setting the level only
+     * when it differs spares a round trip on drivers that know their level.
      */
-    void begin(Connection connection, boolean autoCommitRestored) throws SQLException {
+    void begin(Connection connection) throws SQLException {
         connection.setAutoCommit(false);
-        readCommitted(connection);
-    }
-
-    /** Sets READ COMMITTED unless the connection says it is there already. */
-    static void readCommitted(Connection connection) throws SQLException {
         if (connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
             connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         }
-    }
-
-    /** Commits a unit of work that {@link #begin} started. */
-    void commit(Connection connection) throws SQLException {
-        connection.commit();
-    }
-
-    /** Rolls back a unit of work that {@link #begin} started. */
-    void rollback(Connection connection) throws SQLException {
-        connection.rollback();
     }
 
     /**

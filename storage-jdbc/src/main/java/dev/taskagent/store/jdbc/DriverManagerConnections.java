@@ -68,12 +68,6 @@ final class DriverManagerConnections implements ConnectionSource {
     }
 
     @Override
-    public boolean restoresAutoCommit() {
-        // Connections kept here stay as the last unit of work left them.
-        return false;
-    }
-
-    @Override
     public String description() {
         return JdbcSupport.withoutSecrets(url);
     }

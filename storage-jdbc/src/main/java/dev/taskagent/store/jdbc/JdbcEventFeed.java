@@ -364,19 +364,19 @@ final class JdbcEventFeed implements EventFeed {
         }
         boolean reusable = false;
         try {
-            dialect.begin(connection, connections.restoresAutoCommit());
+            dialect.begin(connection);
             T result = work.run(connection);
-            dialect.commit(connection);
+            connection.commit();
             reusable = true;
             return result;
         } catch (SQLException e) {
-            rollbackQuietly(dialect, connection);
+            rollbackQuietly(connection);
             if (dialect.isTransient(e)) {
                 reusable = true;
             }
             throw new TaskStoreException("Could not " + operation + ": " + JdbcSupport.describe(e), e);
         } catch (RuntimeException e) {
-            rollbackQuietly(dialect, connection);
+            rollbackQuietly(connection);
             reusable = true;
             throw e;
         } finally {
@@ -384,9 +384,9 @@ final class JdbcEventFeed implements EventFeed {
         }
     }
 
-    private static void rollbackQuietly(Dialect dialect, Connection connection) {
+    private static void rollbackQuietly(Connection connection) {
         try {
-            dialect.rollback(connection);
+            connection.rollback();
         } catch (SQLException ignored) {
             // the original failure is what the caller needs
         }

@@ -408,7 +408,7 @@ public final class JdbcTaskStore implements TaskStore {
         R result = null;
         boolean reusable = false;
         try {
-            dialect.begin(connection, connections.restoresAutoCommit());
+            dialect.begin(connection);
             transaction = new JdbcTransaction(connection, dialect, clock, database, feed != null);
             phase = Phase.WORK;
             result = work.execute(transaction);
@@ -424,7 +424,7 @@ public final class JdbcTaskStore implements TaskStore {
                         transaction.failure());
             }
             phase = Phase.COMMIT;
-            dialect.commit(connection);
+            connection.commit();
             reusable = true;
             if (feed != null && transaction.appendedEvents()) {
                 feed.committed();
@@ -434,7 +434,7 @@ public final class JdbcTaskStore implements TaskStore {
             if (transaction != null) {
                 transaction.end();
             }
-            boolean rolledBack = rollback(dialect, connection, e);
+            boolean rolledBack = rollback(connection, e);
             reusable = rolledBack && phase == Phase.WORK && (transaction == null || transaction.failure() == null);
             if (phase == Phase.COMMIT && !transaction.claims().isEmpty()) {
                 // A claim whose commit reply was lost may have committed: look for it, so that it is
@@ -534,9 +534,9 @@ public final class JdbcTaskStore implements TaskStore {
      *
      * @return whether the connection is fit for reuse
      */
-    private static boolean rollback(Dialect dialect, Connection connection, Throwable cause) {
+    private static boolean rollback(Connection connection, Throwable cause) {
         try {
-            dialect.rollback(connection);
+            connection.rollback();
             return true;
         } catch (SQLException | RuntimeException e) {
             cause.addSuppressed(e);

@@ -4,7 +4,6 @@ import dev.taskagent.task.Task;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.LocalDateTime;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -46,59 +45,6 @@ abstract class MySqlFamilyDialect extends Dialect {
     void unlockSchema(Connection connection) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT RELEASE_LOCK(" + LOCK_NAME + ")")) {
             statement.execute();
-        }
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>On a pooled connection in auto-commit mode, {@code START TRANSACTION} instead: switching
-     * auto-commit off is a round trip on these drivers, and the pool switching it back on when the
-     * connection returns is another. The mode stays on, and {@link #commit} and {@link #rollback} end the
-     * transaction by statement.
-     */
-    @Override
-    void begin(Connection connection, boolean autoCommitRestored) throws SQLException {
-        if (!autoCommitRestored || !connection.getAutoCommit()) {
-            super.begin(connection, autoCommitRestored);
-            return;
-        }
-        readCommitted(connection); // before the transaction: its level cannot change inside one
-        execute(connection, "START TRANSACTION");
-    }
-
-    @Override
-    void commit(Connection connection) throws SQLException {
-        if (connection.getAutoCommit()) {
-            execute(connection, "COMMIT");
-        } else {
-            connection.commit();
-        }
-    }
-
-    @Override
-    void rollback(Connection connection) throws SQLException {
-        if (!connection.getAutoCommit()) {
-            connection.rollback();
-            return;
-        }
-        try {
-            execute(connection, "ROLLBACK");
-        } catch (SQLException e) {
-            // The pool would hand this connection out again without rolling back, since it is in
-            // auto-commit mode: close it under the pool, so that the server rolls the transaction back.
-            try {
-                connection.abort(Runnable::run);
-            } catch (SQLException | RuntimeException abortFailure) {
-                e.addSuppressed(abortFailure);
-            }
-            throw e;
-        }
-    }
-
-    private static void execute(Connection connection, String sql) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
         }
     }
 

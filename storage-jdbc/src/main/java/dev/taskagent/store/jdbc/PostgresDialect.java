@@ -92,7 +92,7 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    void begin(Connection connection, boolean autoCommitRestored) throws SQLException {
+    void begin(Connection connection) throws SQLException {
         // READ COMMITTED is PostgreSQL's default, and the driver asks the server for the current level on
         // every getTransactionIsolation(): leave the level alone. Under a stricter server default the
         // store stays correct; its conflicts are retried (TS-1.7).

@@ -147,11 +147,6 @@ class PostgresNotifierTest {
         }
 
         @Override
-        public boolean restoresAutoCommit() {
-            return delegate.restoresAutoCommit();
-        }
-
-        @Override
         public String description() {
             return delegate.description();
         }
