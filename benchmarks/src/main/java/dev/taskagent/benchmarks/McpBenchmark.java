@@ -45,6 +45,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * client, the benchmark's side of the wire, completes each response on a new thread (CompletableFuture's
  * thread-per-task fallback, seen with JFR's thread-start events): a cost of the measuring client, not of
  * the server, which would add some 100 µs to every call.
+ *
+ * <p>The clients wait up to {@value #CLIENT_TIMEOUT_SECONDS} s for a connection as for an answer, not the
+ * SDK's default of 10 s for a connection: the 50 sessions hold some 150 connections to the server and open
+ * more while they run (147 growing to 165 over a 5 s run, counted with {@code ss}), and on a 2-core machine,
+ * in the test suite's JVM (forks(0)), one such connection once took longer than 10 s. A failed call names
+ * its session, what it was doing and how long it waited.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -54,6 +60,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class McpBenchmark {
     static final int REFILL = 2_000;
     static final int SESSIONS = 50;
+    static final int CLIENT_TIMEOUT_SECONDS = 30;
 
     /** The server, its store, and the record of every claim. */
     @State(Scope.Benchmark)
@@ -131,13 +138,20 @@ public class McpBenchmark {
         public void connect(Server server) {
             agent = "agent-" + server.agents.incrementAndGet();
             URI endpoint = server.server.endpoint();
+            Duration timeout = Duration.ofSeconds(CLIENT_TIMEOUT_SECONDS);
             client = McpClient.sync(HttpClientStreamableHttpTransport.builder(
                                     endpoint.getScheme() + "://" + endpoint.getAuthority())
                             .endpoint(endpoint.getPath())
+                            .connectTimeout(timeout)
                             .build())
-                    .requestTimeout(Duration.ofSeconds(30))
+                    .requestTimeout(timeout)
                     .build();
-            client.initialize();
+            long started = System.nanoTime();
+            try {
+                client.initialize();
+            } catch (RuntimeException e) {
+                throw failed("initialize", started, e);
+            }
             server.clients.add(client);
             signup = McpSchema.CallToolRequest.builder("signup_for_task")
                     .arguments(Map.of("agent_name", agent))
@@ -155,7 +169,13 @@ public class McpBenchmark {
 
         /** Claims over MCP, refilling the agent's queue when it ran dry; returns the task's id. */
         long claim(Server server) {
-            McpSchema.CallToolResult result = client.callTool(signup);
+            long started = System.nanoTime();
+            McpSchema.CallToolResult result;
+            try {
+                result = client.callTool(signup);
+            } catch (RuntimeException e) {
+                throw failed("signup_for_task", started, e);
+            }
             if (Boolean.TRUE.equals(result.isError())) {
                 server.errors.incrementAndGet();
                 return -1;
@@ -169,6 +189,13 @@ public class McpBenchmark {
             long id = ((Number) ((Map<?, ?>) task).get("id")).longValue();
             server.record(id);
             return id;
+        }
+
+        private IllegalStateException failed(String call, long started, RuntimeException cause) {
+            return new IllegalStateException(
+                    agent + "'s " + call + " failed after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+                            + " ms: " + cause,
+                    cause);
         }
 
         /** Claims with a direct Java call, refilling likewise. */
