@@ -34,13 +34,22 @@ abstract class Dialect {
     static final String CLAIM_HELD = "status = " + RUNNING + " AND assignee = ? AND attempt = ?";
 
     /**
+     * Bumps the version of a task row (TS-4.2) and carries its children's text along when that text was
+     * valid ({@link ChildrenText}), for a write that leaves the children as they are or maintains the text
+     * itself. {@code children_version} is set before {@code version}: MySQL and MariaDB evaluate a single
+     * table's assignments left to right, each seeing the ones before it.
+     */
+    static final String BUMP_VERSION = "children_version = CASE WHEN children_version = version THEN version + 1"
+            + " ELSE children_version END, version = version + 1";
+
+    /**
      * Marks a claimed task running, counts the attempt and sets the lease on the database's clock; every
      * write bumps the version and updatedAt (TS-4.2, TS-9.1), and writes the claim's token, by which a claim
      * whose commit reply was lost is found. Parameters: the lease in microseconds, updatedAt, the token.
      */
     static String setRunning(String databaseNowPlusMicros) {
         return "UPDATE taskagent_tasks SET status = " + RUNNING + ", attempt = attempt + 1, lease_expires_at = "
-                + databaseNowPlusMicros + ", version = version + 1, updated_at = ?,"
+                + databaseNowPlusMicros + ", " + BUMP_VERSION + ", updated_at = ?,"
                 + " claim_token = ?";
     }
 
@@ -209,11 +218,33 @@ abstract class Dialect {
         return " FOR UPDATE SKIP LOCKED";
     }
 
-    /** Reads the task whose id a claim returned, if it claimed one; the claim holds its row. */
+    /**
+     * Reads the task whose id a claim returned, if it claimed one; the claim holds its row. The task row
+     * alone when its children's text is valid, else the row and the child tables.
+     */
     final Optional<Task> readClaimedId(Connection connection, OptionalLong claimedId) throws SQLException {
-        return claimedId.isPresent()
-                ? Optional.of(TaskReader.readLocked(connection, this, claimedId.getAsLong()))
-                : Optional.empty();
+        if (claimedId.isEmpty()) {
+            return Optional.empty();
+        }
+        long taskId = claimedId.getAsLong();
+        Task task;
+        try (PreparedStatement statement = connection.prepareStatement(TaskReader.CLAIMED_ROW)) {
+            statement.setLong(1, taskId);
+            try (ResultSet rows = statement.executeQuery()) {
+                task = TaskReader.readClaimed(rows)
+                        .map(TaskReader.ClaimedRead::task)
+                        .orElse(null);
+            }
+        }
+        return Optional.of(task != null ? task : TaskReader.readLocked(connection, this, taskId));
+    }
+
+    /**
+     * Returns SQL that appends the one parameter to a text column: {@code ||} on PostgreSQL and H2, {@code
+     * CONCAT} on MySQL and MariaDB (where {@code ||} means OR).
+     */
+    String append(String column) {
+        return column + " || ?";
     }
 
     /**

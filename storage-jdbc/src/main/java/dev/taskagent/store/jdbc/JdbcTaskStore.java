@@ -206,7 +206,7 @@ public final class JdbcTaskStore implements TaskStore {
     /**
      * {@inheritDoc}
      *
-     * <p>On PostgreSQL the claim is one statement that commits on its own: it claims, reads the task with
+     * <p>On PostgreSQL the claim is one statement that commits on its own: it claims, returns the task with
      * its children and appends the claim's event, in one round trip. When the connection fails before the
      * reply, the store looks for the claim on a fresh connection by a token the claim wrote into the task
      * row, and returns the task if the claim committed. On the other databases, and when every claimable
@@ -240,8 +240,8 @@ public final class JdbcTaskStore implements TaskStore {
                         feed.committed();
                     }
                     Task task = claim.read().task();
-                    // Null: a commit touched the task between the statement's snapshot and its lock. The claim
-                    // has committed; read the task as it is now.
+                    // Null: the row's children's text was not valid, or the claim's reply was lost. The claim
+                    // has committed (its row no longer locked): read the task as it is now.
                     return Optional.of(
                             task != null ? task : readTask(claim.read().taskId()));
                 }

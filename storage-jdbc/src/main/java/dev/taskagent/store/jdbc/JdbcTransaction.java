@@ -57,11 +57,20 @@ final class JdbcTransaction implements TaskTransaction {
     /** Message ids looked up per statement (IN lists stay well within every database's limits). */
     private static final int IN_LIST_SIZE = 200;
 
-    private static final String BUMP = "UPDATE taskagent_tasks SET version = version + 1, updated_at = ? WHERE id = ?";
+    private static final String BUMP =
+            "UPDATE taskagent_tasks SET " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id = ?";
+
+    /**
+     * Sets the children's text of a task this unit of work holds locked, for its version: after a change
+     * to its children other than an append (preferences replaced, messages moved in or out).
+     */
+    private static final String SET_TEXT =
+            "UPDATE taskagent_tasks SET children_text = ?, children_version = version WHERE id = ?";
+
     private static final String INSERT_TASK = "INSERT INTO taskagent_tasks (session_id, task_order, description,"
             + " status, priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
-            + " created_at, updated_at, version, attempt, max_attempts)"
-            + " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1, 0, ?)";
+            + " created_at, updated_at, version, attempt, max_attempts, children_text, children_version)"
+            + " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1, 0, ?, '', 1)";
 
     private static final String INSERT_COMMENT =
             "INSERT INTO taskagent_comments (task_id, author, content, created_at) VALUES (?, ?, ?, ?)";
@@ -352,7 +361,8 @@ final class JdbcTransaction implements TaskTransaction {
         long taskId = update.taskId();
         return sql("update task " + taskId, () -> {
             List<Object> values = new ArrayList<>();
-            StringBuilder sql = new StringBuilder("UPDATE taskagent_tasks SET version = version + 1, updated_at = ?");
+            StringBuilder sql =
+                    new StringBuilder("UPDATE taskagent_tasks SET " + Dialect.BUMP_VERSION + ", updated_at = ?");
             values.add(JdbcSupport.toDatabase(now()));
             set(sql, values, update, Field.DESCRIPTION, "description", update.description());
             set(
@@ -397,10 +407,11 @@ final class JdbcTransaction implements TaskTransaction {
                 }
                 throw new StaleTaskException(taskId, expected.orElse(-1), actual.getAsLong());
             }
-            if (update.changes(Field.USER_PREFERENCES)) {
-                replacePreferences(taskId, update.userPreferences());
+            if (!update.changes(Field.USER_PREFERENCES)) {
+                return readLocked(taskId);
             }
-            return readLocked(taskId);
+            replacePreferences(taskId, update.userPreferences());
+            return writeText(readLocked(taskId));
         });
     }
 
@@ -440,6 +451,42 @@ final class JdbcTransaction implements TaskTransaction {
         }
     }
 
+    /**
+     * Bumps the version and updatedAt, which locks the row until the transaction ends, and appends a child's
+     * entry to the children's text ({@link ChildrenText}) when that was valid and stays short enough; else
+     * the text is dropped, and claims read the task's child tables.
+     */
+    private void bumpAppending(long taskId, Instant now, String entry) throws SQLException {
+        bumped.add(taskId);
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET children_text ="
+                + " CASE WHEN children_version = version AND CHAR_LENGTH(children_text) + ? <= "
+                + ChildrenText.MAX_CHARS + " THEN " + dialect.append("children_text") + " END,"
+                + " children_version = version + 1, version = version + 1, updated_at = ? WHERE id = ?")) {
+            statement.setInt(1, entry.length());
+            statement.setString(2, entry);
+            statement.setObject(3, JdbcSupport.toDatabase(now));
+            statement.setLong(4, taskId);
+            if (statement.executeUpdate() == 0) {
+                throw new TaskNotFoundException(taskId);
+            }
+        }
+    }
+
+    /** Writes the children's text of a task read under this unit of work's lock; returns the task. */
+    private Task writeText(Task task) throws SQLException {
+        String text = ChildrenText.of(task);
+        try (PreparedStatement statement = connection.prepareStatement(SET_TEXT)) {
+            if (text == null) {
+                statement.setNull(1, Types.VARCHAR);
+            } else {
+                statement.setString(1, text);
+            }
+            statement.setLong(2, task.id());
+            statement.executeUpdate();
+        }
+        return task;
+    }
+
     /** Bumps the task's version and updatedAt, which locks its row until the transaction ends. */
     private void bump(long taskId, Instant now) throws SQLException {
         bumped.add(taskId);
@@ -460,7 +507,7 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.text(progress, "progress");
         StoreArguments.taskId(taskId);
         return sql("append progress to task " + taskId, () -> {
-            bump(taskId, now());
+            bumpAppending(taskId, now(), ChildrenText.progress(progress));
             try (PreparedStatement statement =
                     connection.prepareStatement("INSERT INTO taskagent_progresses (task_id, content) VALUES (?, ?)")) {
                 statement.setLong(1, taskId);
@@ -479,7 +526,7 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.taskId(taskId);
         return sql("add a comment to task " + taskId, () -> {
             Instant now = now();
-            bump(taskId, now);
+            bumpAppending(taskId, now, ChildrenText.comment(author, text, now));
             try (PreparedStatement statement = connection.prepareStatement(INSERT_COMMENT)) {
                 statement.setLong(1, taskId);
                 statement.setString(2, author);
@@ -500,7 +547,7 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.taskId(taskId);
         return sql("add a link to task " + taskId, () -> {
             Instant now = now();
-            bump(taskId, now);
+            bumpAppending(taskId, now, ChildrenText.link(url, description, author, now));
             try (PreparedStatement statement = connection.prepareStatement("INSERT INTO taskagent_links"
                     + " (task_id, url, description, author, created_at) VALUES (?, ?, ?, ?, ?)")) {
                 statement.setLong(1, taskId);
@@ -527,7 +574,7 @@ final class JdbcTransaction implements TaskTransaction {
             Instant now = now();
             bump(taskId, now);
             moveMessages(sessionId, ids, taskId, now);
-            return readLocked(taskId);
+            return writeText(readLocked(taskId));
         });
     }
 
@@ -610,6 +657,8 @@ final class JdbcTransaction implements TaskTransaction {
         }
         for (long holder : previousHolders) {
             bump(holder, now);
+            // Not noted as written: the unit of work reports a previous holder without reading it back.
+            writeText(TaskReader.readLocked(connection, dialect, holder));
         }
     }
 
@@ -751,7 +800,7 @@ final class JdbcTransaction implements TaskTransaction {
         return sql(operation, () -> {
             int changed;
             try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET " + assignments
-                    + ", version = version + 1, updated_at = ? WHERE id = ? AND " + Dialect.CLAIM_HELD)) {
+                    + ", " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id = ? AND " + Dialect.CLAIM_HELD)) {
                 int index = 1;
                 for (Object value : values) {
                     statement.setObject(index++, value);
@@ -787,7 +836,8 @@ final class JdbcTransaction implements TaskTransaction {
             // One update per task, guarded by status, attempt and expiry, so that a task completed or
             // renewed since it was read is never touched (TS-9.4).
             try (PreparedStatement update = connection.prepareStatement("UPDATE taskagent_tasks SET status = ?,"
-                    + " lease_expires_at = NULL, version = version + 1, updated_at = ? WHERE id = ? AND status = "
+                    + " lease_expires_at = NULL, " + Dialect.BUMP_VERSION
+                    + ", updated_at = ? WHERE id = ? AND status = "
                     + Dialect.RUNNING + " AND attempt = ? AND lease_expires_at < " + dialect.databaseNow())) {
                 for (Expired task : expired) {
                     int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;

@@ -108,6 +108,11 @@ abstract class MySqlFamilyDialect extends Dialect {
     }
 
     @Override
+    String append(String column) {
+        return "CONCAT(" + column + ", ?)";
+    }
+
+    @Override
     String expiredLeasesHint() {
         // With any other plan InnoDB locks every row it scans, and SKIP LOCKED stops working.
         return " FORCE INDEX (taskagent_tasks_lease)";

@@ -14,7 +14,8 @@ import java.util.OptionalLong;
  * PostgreSQL 12 or later. The claim is one statement: an UPDATE of the row that a {@code FOR UPDATE SKIP
  * LOCKED} subquery picked and locked, so concurrent claimers step over each other's rows instead of
  * queueing behind them or taking the same one. {@link #claimAndRead} runs it as a CTE of the statement
- * that reads the claimed task, which saves a round trip per claim; with the event feed on, a second CTE
+ * that returns the claimed task from its row (its children from the row's {@link ChildrenText}), which
+ * saves a round trip per claim; with the event feed on, a second CTE
  * appends the claim's event in the same statement, which saves another. Outside a unit of work the
  * statement commits on its own ({@link #claimInOwnStatement}), which saves the commit's round trip too.
  */
@@ -205,7 +206,7 @@ final class PostgresDialect extends Dialect {
             return Optional.empty();
         }
         Task task = claimed.get().task();
-        // Null: a commit touched the task between the statement's snapshot and its lock; read it again.
+        // Null: the row's children's text is not valid; read the child tables (the claim holds the row).
         return Optional.of(
                 task != null
                         ? task

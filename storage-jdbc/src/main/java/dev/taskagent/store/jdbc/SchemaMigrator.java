@@ -29,8 +29,8 @@ final class SchemaMigrator {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 
     /** The migrations, oldest first; each dialect folder holds a file of each name. */
-    static final List<String> MIGRATIONS =
-            List.of("V1__tasks.sql", "V2__leases.sql", "V3__events.sql", "V4__claim_token.sql");
+    static final List<String> MIGRATIONS = List.of(
+            "V1__tasks.sql", "V2__leases.sql", "V3__events.sql", "V4__claim_token.sql", "V5__children_text.sql");
 
     /** Created before any migration runs; not versioned itself. */
     static final String VERSION_TABLE_SCRIPT = "schema_version.sql";

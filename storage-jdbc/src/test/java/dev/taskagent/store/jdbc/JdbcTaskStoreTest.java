@@ -154,6 +154,9 @@ abstract class JdbcTaskStoreTest {
                             + status + "', 0, 'veteran', FALSE, 0, TIMESTAMP '2026-01-01 00:00:00',"
                             + " TIMESTAMP '2026-01-01 00:00:00', 1)");
                 }
+                statement.execute("INSERT INTO taskagent_comments (task_id, author, content, created_at)"
+                        + " SELECT id, 'elder', 'written before version 5', TIMESTAMP '2026-01-01 00:00:00'"
+                        + " FROM taskagent_tasks WHERE task_order = 1");
             }
         }
 
@@ -169,6 +172,10 @@ abstract class JdbcTaskStoreTest {
         assertThat(claimed.id()).isEqualTo(old.get(0).id());
         assertThat(claimed.attempt()).isEqualTo(1);
         assertThat(claimed.isLeased()).isTrue();
+        assertThat(claimed.comments())
+                .as("a task from before the children's text is claimed with its children")
+                .extracting(Comment::text)
+                .containsExactly("written before version 5");
         List<ReclaimedTask> reclaimed = store.inTransaction(tx -> tx.reclaimExpired(3, 10));
         assertThat(reclaimed)
                 .as("a task running from before leases has no lease to expire")

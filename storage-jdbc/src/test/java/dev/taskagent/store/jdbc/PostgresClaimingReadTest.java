@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
- * The PostgreSQL claim reads the claimed task in the claim's own statement, whose parts all see the
- * snapshot taken before the claim locked the row. When something changed the task in between, the
- * store must read the children again. A real race cannot be produced on demand, so a trigger plays
- * the other writer: while the claim updates the row, it bumps the version once more and adds a
- * comment, which the claim statement's snapshot cannot see.
+ * The PostgreSQL claim returns the claimed task from the row its own statement updated, with the children
+ * from the row's copy of them ({@link ChildrenText}). A write that changes the children without keeping that
+ * copy, even one made in the claim's own statement, must not go unseen: the claim reads the child tables
+ * then. A trigger plays such a writer: while the claim updates the row, it bumps the version once more and
+ * adds a comment.
  */
 @EnabledIfEnvironmentVariable(named = "TASKAGENT_TEST_POSTGRES_URL", matches = ".+")
 class PostgresClaimingReadTest {
@@ -36,7 +36,7 @@ class PostgresClaimingReadTest {
     }
 
     @Test
-    void aClaimWhoseSnapshotMissedAWriteReadsTheChildrenAgain() throws SQLException {
+    void aWriteThatDidNotKeepTheCopyMakesTheClaimReadTheChildTables() throws SQLException {
         long id = store.inTransaction(tx -> {
                     Task task = tx.appendTask(NewTask.builder("s", "Ship the release")
                             .assignee("alice")
@@ -66,7 +66,7 @@ class PostgresClaimingReadTest {
     }
 
     @Test
-    void aClaimWithNoWriteInBetweenReturnsWhatItRead() {
+    void aClaimWithNoOtherWriteReturnsTheChildrenFromTheCopy() {
         long id = store.inTransaction(tx -> {
                     Task task = tx.appendTask(NewTask.builder("s", "Ship the release")
                             .assignee("alice")

@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -47,8 +48,11 @@ class TaskReaderTest {
     }
 
     @Test
-    void aClaimingReadWhoseSnapshotSawTheVersionBeforeTheClaimReturnsTheTask() throws SQLException {
-        Optional<TaskReader.ClaimedRead> claimed = readClaimed(claimingRows(8, 7));
+    void aClaimedRowWhoseTextIsValidReturnsTheTaskWithItsChildren() throws SQLException {
+        String text = ChildrenText.comment("bob", "first", Instant.parse("2026-11-23T10:00:00.123456Z"))
+                + ChildrenText.message("m1")
+                + ChildrenText.comment("bob", "second", Instant.parse("2026-11-23T10:00:01Z"));
+        Optional<TaskReader.ClaimedRead> claimed = readClaimed(claimedRow(8, "'" + text + "'", 8));
 
         assertThat(claimed).isPresent();
         assertThat(claimed.get().taskId()).isEqualTo(5);
@@ -56,13 +60,16 @@ class TaskReaderTest {
         assertThat(task).isNotNull();
         assertThat(task.version()).isEqualTo(8);
         assertThat(task.comments()).extracting(comment -> comment.text()).containsExactly("first", "second");
+        assertThat(task.comments().get(0).createdAt()).isEqualTo(Instant.parse("2026-11-23T10:00:00.123456Z"));
+        assertThat(task.messageIds()).containsExactly("m1");
+        assertThat(task.progresses()).isEmpty();
     }
 
     @Test
-    void aClaimingReadWhoseSnapshotMissedACommitAsksForTheChildrenAgain() throws SQLException {
-        // The claim locked version 8 (and made it 9), but the children were read at version 7: a commit
-        // touched the task in between, so they may miss what it added.
-        Optional<TaskReader.ClaimedRead> claimed = readClaimed(claimingRows(9, 7));
+    void aClaimedRowWhoseTextIsBehindItsVersionAsksForTheChildTables() throws SQLException {
+        // Written by something that bumped the version without carrying the text along.
+        Optional<TaskReader.ClaimedRead> claimed =
+                readClaimed(claimedRow(9, "'" + ChildrenText.message("m1") + "'", 8));
 
         assertThat(claimed).isPresent();
         assertThat(claimed.get().taskId()).isEqualTo(5);
@@ -70,25 +77,29 @@ class TaskReaderTest {
     }
 
     @Test
-    void aClaimingReadThatClaimedNothingIsEmpty() throws SQLException {
-        assertThat(readClaimed(claimingRows(8, 7) + " WHERE FALSE")).isEmpty();
+    void aClaimedRowWithoutTextOrWithADamagedOneAsksForTheChildTables() throws SQLException {
+        assertThat(readClaimed(claimedRow(8, "NULL", 8)).orElseThrow().task()).isNull();
+        assertThat(readClaimed(claimedRow(8, "'C3:bob'", 8)).orElseThrow().task())
+                .isNull();
     }
 
-    /** The rows a claiming read returns for task 5 claimed at {@code version}, with two comments. */
-    private static String claimingRows(long version, long snapshotVersion) {
+    @Test
+    void aClaimThatClaimedNothingIsEmpty() throws SQLException {
+        assertThat(readClaimed(claimedRow(8, "''", 8) + " WHERE FALSE")).isEmpty();
+    }
+
+    /** The row a claim returns for task 5 at {@code version}, with a children's text of its own version. */
+    private static String claimedRow(long version, String textLiteral, long textVersion) {
         String time = "TIMESTAMP '2026-11-23 10:00:00'";
-        String nulls13 = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL";
         return "SELECT * FROM ("
                 + "SELECT 'T' AS kind, CAST(5 AS BIGINT) AS task_id, CAST(0 AS BIGINT) AS seq,"
                 + " CAST('Ship it' AS VARCHAR) AS text_a, CAST(NULL AS VARCHAR) AS text_b, 's1' AS text_c,"
                 + " " + time + " AS time_a, " + time + " AS time_b, 1 AS int_a, 2 AS int_b, 0 AS int_c,"
                 + " CAST(" + version + " AS BIGINT) AS long_a, 'running' AS status, 'alice' AS assignee,"
                 + " CAST(NULL AS VARCHAR) AS previous_assignee, 'bob' AS created_by, FALSE AS archived,"
-                + " 0 AS attempt, CAST(NULL AS TIMESTAMP) AS lease_expires_at, 0 AS max_attempts"
-                + " UNION ALL SELECT 'C', 5, 12, 'second', 'bob', NULL, " + time + ", " + nulls13
-                + " UNION ALL SELECT 'C', 5, 11, 'first', 'bob', NULL, " + time + ", " + nulls13
-                + " UNION ALL SELECT 'V', 5, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-                + snapshotVersion + ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) u";
+                + " 0 AS attempt, CAST(NULL AS TIMESTAMP) AS lease_expires_at, 0 AS max_attempts,"
+                + " CAST(" + textLiteral + " AS VARCHAR) AS children_text,"
+                + " CAST(" + textVersion + " AS BIGINT) AS children_version) u";
     }
 
     private static Optional<TaskReader.ClaimedRead> readClaimed(String sql) throws SQLException {
