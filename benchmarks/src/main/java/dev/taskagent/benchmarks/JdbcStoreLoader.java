@@ -21,13 +21,23 @@ import javax.sql.DataSource;
  * milliseconds on PostgreSQL, which would make stocking the queue, not claiming from it, the time of a
  * run; claims, moves and every figure still go through the store's API.
  *
- * <p>This ties the benchmarks to version 1 of the store's schema (table and column names, the same on
- * every database). {@link #verify} reads a loaded task back through the store and fails with a clear
- * message when the two have drifted apart. Thread-safe.
+ * <p>This ties the benchmarks to the store's schema (table and column names, the same on every database),
+ * including the copy of a task's children that version 5 keeps in the task row ({@code children_text}, in
+ * the format of the store's {@code ChildrenText}, valid while {@code children_version} equals {@code
+ * version}), which a claim returns. {@link #verify} reads a loaded task back through the store and fails
+ * with a clear message when the two have drifted apart; {@code JdbcStoreLoaderTest} claims loaded tasks and
+ * compares them with what the store reads from the child tables. Thread-safe.
  */
 final class JdbcStoreLoader {
     private static final int TASKS_PER_SESSION = 100;
     private static final int RECYCLE_BATCH = 500;
+
+    /**
+     * Bumps a task row's version as the store's writes do, carrying the row's copy of the children along
+     * ({@code children_version} first: MariaDB assigns left to right).
+     */
+    static final String BUMP_VERSION = "children_version = CASE WHEN children_version = version THEN version + 1"
+            + " ELSE children_version END, version = version + 1";
 
     private final DataSource dataSource;
     private final String sessionPrefix;
@@ -75,8 +85,9 @@ final class JdbcStoreLoader {
                 }
                 try (PreparedStatement task = connection.prepareStatement("INSERT INTO taskagent_tasks (session_id,"
                         + " task_order, description, status, priority, assignee, previous_assignee, created_by,"
-                        + " archived, steps, current_step, created_at, updated_at, version)"
-                        + " VALUES (?, ?, ?, 'pending', ?, ?, NULL, ?, ?, NULL, 0, ?, ?, 1)")) {
+                        + " archived, steps, current_step, created_at, updated_at, version, children_text,"
+                        + " children_version) VALUES (?, ?, ?, 'pending', ?, ?, NULL, ?, ?, NULL, 0, ?, ?, 1, ?, 1)")) {
+                    String children = childrenText(now.toInstant(ZoneOffset.UTC).toString());
                     for (int index = 0; index < count; index++) {
                         long number = firstNumber + index;
                         task.setString(1, sessionId);
@@ -88,6 +99,7 @@ final class JdbcStoreLoader {
                         task.setBoolean(7, false);
                         task.setObject(8, now);
                         task.setObject(9, now);
+                        task.setString(10, children);
                         task.addBatch();
                     }
                     task.executeBatch();
@@ -153,6 +165,30 @@ final class JdbcStoreLoader {
         }
     }
 
+    /**
+     * The copy of the two comments and two links that the store would keep in the task row: each entry a
+     * kind letter, then each field as its length, a colon and its characters.
+     */
+    static String childrenText(String createdAt) {
+        return entry("C", Fixtures.COMMENT_AUTHOR, Fixtures.FIRST_COMMENT, createdAt)
+                + entry("C", Fixtures.COMMENT_AUTHOR, Fixtures.SECOND_COMMENT, createdAt)
+                + entry("L", Fixtures.FIRST_LINK, Fixtures.FIRST_LINK_DESCRIPTION, Fixtures.COMMENT_AUTHOR, createdAt)
+                + entry(
+                        "L",
+                        Fixtures.SECOND_LINK,
+                        Fixtures.SECOND_LINK_DESCRIPTION,
+                        Fixtures.COMMENT_AUTHOR,
+                        createdAt);
+    }
+
+    private static String entry(String kind, String... fields) {
+        StringBuilder entry = new StringBuilder(kind);
+        for (String field : fields) {
+            entry.append(field.length()).append(':').append(field);
+        }
+        return entry.toString();
+    }
+
     private static void addChildren(
             Connection connection, String sql, String sessionId, LocalDateTime now, String... texts)
             throws SQLException {
@@ -168,7 +204,8 @@ final class JdbcStoreLoader {
     }
 
     /**
-     * Makes claimed tasks pending again, in batches.
+     * Makes claimed tasks pending again, in batches, carrying the row's copy of the children along as the
+     * store's own writes do.
      *
      * @param ids the ids, in {@code ids[0..count)}
      * @param count how many
@@ -180,7 +217,7 @@ final class JdbcStoreLoader {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE taskagent_tasks SET status = 'pending', version = version + 1 WHERE id = ?")) {
+                    "UPDATE taskagent_tasks SET status = 'pending', " + BUMP_VERSION + " WHERE id = ?")) {
                 for (int index = 0; index < count; index++) {
                     update.setLong(1, ids[index]);
                     update.addBatch();
@@ -221,6 +258,29 @@ final class JdbcStoreLoader {
         if (!asExpected) {
             throw new IllegalStateException("The store reads loaded task " + taskId + " as " + task
                     + "; JdbcStoreLoader is out of step with the schema of storage-jdbc");
+        }
+    }
+
+    /**
+     * Checks that a loaded task's row carries a valid copy of its children, so that claims of loaded tasks
+     * take the store's path for tasks it wrote itself.
+     *
+     * @param taskId a task this loader added
+     * @throws IllegalStateException if the copy is missing or not valid for the row's version
+     */
+    void verifyChildrenText(long taskId) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT children_text, children_version, version FROM taskagent_tasks WHERE id = ?")) {
+            select.setLong(1, taskId);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next() || row.getString(1) == null || row.getLong(2) != row.getLong(3)) {
+                    throw new IllegalStateException("Loaded task " + taskId + " has no valid copy of its children;"
+                            + " JdbcStoreLoader is out of step with the schema of storage-jdbc");
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading loaded task " + taskId + " failed: " + e.getMessage(), e);
         }
     }
 }

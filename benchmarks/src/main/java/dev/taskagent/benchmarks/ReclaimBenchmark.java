@@ -71,7 +71,7 @@ public class ReclaimBenchmark {
         long[] ids = loader.addTasks("worker", TASKS);
         try (Connection connection = fresh.dataSource().getConnection();
                 PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET status ="
-                        + " 'running', attempt = 1, lease_expires_at = ?, version = version + 1"
+                        + " 'running', attempt = 1, lease_expires_at = ?, " + JdbcStoreLoader.BUMP_VERSION
                         + " WHERE id BETWEEN ? AND ?")) {
             statement.setTimestamp(1, Timestamp.valueOf(LocalDateTime.of(2000, 1, 1, 0, 0)));
             statement.setLong(2, ids[0]);

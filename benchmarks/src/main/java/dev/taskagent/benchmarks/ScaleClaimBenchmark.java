@@ -52,6 +52,11 @@ public class ScaleClaimBenchmark {
     static final int WORKERS = 16;
     private static final int TASKS_PER_SESSION = 1_000;
 
+    /** When every comment and link was written, so that every task row carries the same copy of them. */
+    private static final String CHILDREN_AT = "TIMESTAMP '2026-01-01 00:00:00'";
+
+    private static final String CHILDREN_TEXT = JdbcStoreLoader.childrenText("2026-01-01T00:00:00Z");
+
     /** postgres: the database of the target. */
     @Param({"postgres"})
     public String database;
@@ -76,16 +81,18 @@ public class ScaleClaimBenchmark {
                         + " FROM generate_series(0, " + (TASKS / TASKS_PER_SESSION - 1) + ") s");
                 statement.executeUpdate("INSERT INTO taskagent_tasks (session_id, task_order, description, status,"
                         + " priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
-                        + " created_at, updated_at, version) SELECT 'scale-' || (i / " + TASKS_PER_SESSION + "),"
+                        + " created_at, updated_at, version, children_text, children_version) SELECT 'scale-' || (i / "
+                        + TASKS_PER_SESSION + "),"
                         + " i % " + TASKS_PER_SESSION + " + 1, 'Scale task ' || i || ': ' || '"
                         + Fixtures.description(0).replace("'", "''") + "', 'pending', i % 3, 'agent-' || (i % "
                         + ASSIGNEES + "), NULL, '" + Fixtures.CREATED_BY + "', FALSE, NULL, 0,"
                         + " TIMESTAMP '2026-01-01 00:00:00' + i * INTERVAL '1 microsecond',"
-                        + " TIMESTAMP '2026-01-01 00:00:00', 1 FROM generate_series(0, " + (TASKS - 1) + ") i");
+                        + " TIMESTAMP '2026-01-01 00:00:00', 1, '" + CHILDREN_TEXT.replace("'", "''")
+                        + "', 1 FROM generate_series(0, " + (TASKS - 1) + ") i");
                 for (String comment : new String[] {Fixtures.FIRST_COMMENT, Fixtures.SECOND_COMMENT}) {
                     statement.executeUpdate("INSERT INTO taskagent_comments (task_id, author, content, created_at)"
                             + " SELECT id, '" + Fixtures.COMMENT_AUTHOR + "', '" + comment.replace("'", "''")
-                            + "', created_at FROM taskagent_tasks ORDER BY id");
+                            + "', " + CHILDREN_AT + " FROM taskagent_tasks ORDER BY id");
                 }
                 for (String[] link : new String[][] {
                     {Fixtures.FIRST_LINK, Fixtures.FIRST_LINK_DESCRIPTION},
@@ -94,7 +101,7 @@ public class ScaleClaimBenchmark {
                     statement.executeUpdate("INSERT INTO taskagent_links (task_id, url, description, author,"
                             + " created_at) SELECT id, '" + link[0].replace("'", "''") + "', '"
                             + link[1].replace("'", "''") + "', '" + Fixtures.COMMENT_AUTHOR
-                            + "', created_at FROM taskagent_tasks ORDER BY id");
+                            + "', " + CHILDREN_AT + " FROM taskagent_tasks ORDER BY id");
                 }
                 statement.execute("ANALYZE");
                 writePlan(statement);
