@@ -3,6 +3,9 @@ package dev.taskagent.store.jdbc;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.Task;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -25,6 +28,9 @@ import java.util.List;
  * <p>Format: the entries in the order they were added, each a kind letter ({@code P} progress, {@code U}
  * preference, {@code C} comment, {@code L} link, {@code M} message id) followed by its fields, each field
  * written as its length in UTF-16 units, a colon and the characters. Appending an entry is appending text.
+ *
+ * <p>A claim that had to read the tables writes the copy back ({@link #writeBack}), so that a task from
+ * before the copy existed, or one a foreign write left behind, is claimed from its row the next time.
  *
  * <p>Stateless and thread-safe.
  */
@@ -73,6 +79,27 @@ final class ChildrenText {
             text.append(message(messageId));
         }
         return text.length() <= MAX_CHARS ? text.toString() : null;
+    }
+
+    /**
+     * Writes the copy of a task just read from its tables, for the version read: a guarded {@code UPDATE}
+     * that changes nothing when the row has moved on since, so it is safe with or without the row's lock.
+     * Leaves the version and {@code updated_at} alone, and writes nothing when the copy would be too long.
+     *
+     * @return the task
+     */
+    static Task writeBack(Connection connection, Task task) throws SQLException {
+        String text = of(task);
+        if (text != null) {
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET"
+                    + " children_text = ?, children_version = version WHERE id = ? AND version = ?")) {
+                statement.setString(1, text);
+                statement.setLong(2, task.id());
+                statement.setLong(3, task.version());
+                statement.executeUpdate();
+            }
+        }
+        return task;
     }
 
     private static String entry(char kind, String... fields) {

@@ -220,7 +220,8 @@ abstract class Dialect {
 
     /**
      * Reads the task whose id a claim returned, if it claimed one; the claim holds its row. The task row
-     * alone when its children's text is valid, else the row and the child tables.
+     * alone when its children's text is valid, else the row and the child tables, and then the text is
+     * written back for the next claim.
      */
     final Optional<Task> readClaimedId(Connection connection, OptionalLong claimedId) throws SQLException {
         if (claimedId.isEmpty()) {
@@ -236,7 +237,10 @@ abstract class Dialect {
                         .orElse(null);
             }
         }
-        return Optional.of(task != null ? task : TaskReader.readLocked(connection, this, taskId));
+        return Optional.of(
+                task != null
+                        ? task
+                        : ChildrenText.writeBack(connection, TaskReader.readLocked(connection, this, taskId)));
     }
 
     /**

@@ -356,10 +356,22 @@ public final class JdbcTaskStore implements TaskStore {
         }
     }
 
-    /** Reads a task whose claim committed, on a connection of its own. */
+    /**
+     * Reads a task whose claim committed, on a connection of its own, and writes its children's copy back
+     * (it was read from the tables).
+     */
     private Task readTask(long taskId) {
         try {
-            return autoCommitted(connection -> TaskReader.readLocked(connection, dialect, taskId));
+            return autoCommitted(connection -> {
+                Task task = TaskReader.readLocked(connection, dialect, taskId);
+                try {
+                    // For the next claim: the copy of the children, unless the task changed since the read.
+                    ChildrenText.writeBack(connection, task);
+                } catch (SQLException e) {
+                    LOG.debug("Could not write the children's text of claimed task {}: {}", taskId, e.toString());
+                }
+                return task;
+            });
         } catch (SQLException e) {
             throw new TaskStoreException(
                     "Claimed task " + taskId + " on " + database + " but could not read it: " + JdbcSupport.describe(e)

@@ -206,11 +206,15 @@ final class PostgresDialect extends Dialect {
             return Optional.empty();
         }
         Task task = claimed.get().task();
-        // Null: the row's children's text is not valid; read the child tables (the claim holds the row).
+        // Null: the row's children's text is not valid; read the child tables (the claim holds the row) and
+        // write the text back for the next claim.
         return Optional.of(
                 task != null
                         ? task
-                        : TaskReader.readLocked(connection, this, claimed.get().taskId()));
+                        : ChildrenText.writeBack(
+                                connection,
+                                TaskReader.readLocked(
+                                        connection, this, claimed.get().taskId())));
     }
 
     /** Claims the first claimable row no one holds locked, and reads it; empty when there is none. */

@@ -124,26 +124,63 @@ class ClaimedChildrenTest {
                 insert.executeUpdate();
             }
             assertThat(text(dataSource, id).valid()).isFalse();
+            // The next append through the store does not make the stale copy valid again.
+            store.inTransaction(tx -> tx.addComment(id, "bob", "after"));
+            assertThat(text(dataSource, id).valid()).isFalse();
 
             Task claimed = store.claimNext("alice", LEASE).orElseThrow();
 
             assertThat(claimed.comments())
                     .extracting(Comment::text)
-                    .containsExactly("through the store", "behind its back");
+                    .containsExactly("through the store", "behind its back", "after");
             assertThat(claimed).isEqualTo(store.findTask(id).orElseThrow());
+            assertThat(text(dataSource, id).valid())
+                    .as("the claim wrote the copy back from the tables")
+                    .isTrue();
 
-            // The next write through the store does not make the stale copy valid again.
-            store.inTransaction(tx -> tx.addComment(id, "bob", "after"));
-            assertThat(text(dataSource, id).valid()).isFalse();
-            // Linking messages writes the copy whole, from the tables: valid again, with every comment.
-            store.inTransaction(tx -> tx.linkMessages(id, List.of("m1")));
-            assertThat(text(dataSource, id).valid()).isTrue();
             store.inTransaction(tx -> tx.release(id, "alice", claimed.attempt()));
             Task again = store.claimNext("alice", LEASE).orElseThrow();
-            assertThat(again.comments())
-                    .extracting(Comment::text)
-                    .containsExactly("through the store", "behind its back", "after");
+            assertThat(again.comments()).isEqualTo(claimed.comments());
             assertThat(again).isEqualTo(store.findTask(id).orElseThrow());
+
+            // Linking messages writes the copy whole, from the tables, as well.
+            execute(dataSource, "UPDATE taskagent_tasks SET version = version + 1 WHERE id = " + id);
+            assertThat(text(dataSource, id).valid()).isFalse();
+            store.inTransaction(tx -> tx.linkMessages(id, List.of("m1")));
+            assertThat(text(dataSource, id).valid()).isTrue();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aClaimInAUnitOfWorkWritesAStaleCopyBack(TestDatabase database) throws SQLException {
+        DataSource dataSource = database.newDataSource();
+        try (JdbcTaskStore store = JdbcTaskStore.builder(dataSource).build()) {
+            long id = store.inTransaction(tx -> {
+                Task task = tx.appendTask(NewTask.builder("s", "In a unit of work")
+                        .assignee("alice")
+                        .build());
+                tx.addLink(task.id(), "https://example.com", "spec", "bob");
+                return task.id();
+            });
+            execute(
+                    dataSource,
+                    "UPDATE taskagent_tasks SET children_text = NULL, children_version = 0 WHERE id = " + id);
+
+            Task claimed =
+                    store.inTransaction(tx -> tx.claimNext("alice", LEASE)).orElseThrow();
+
+            assertThat(claimed.links()).extracting(link -> link.url()).containsExactly("https://example.com");
+            assertThat(claimed).isEqualTo(store.findTask(id).orElseThrow());
+            assertThat(text(dataSource, id).valid()).isTrue();
+        }
+    }
+
+    private static void execute(DataSource dataSource, String sql) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                java.sql.Statement statement = connection.createStatement()) {
+            connection.setAutoCommit(true);
+            statement.execute(sql);
         }
     }
 

@@ -176,6 +176,14 @@ abstract class JdbcTaskStoreTest {
                 .as("a task from before the children's text is claimed with its children")
                 .extracting(Comment::text)
                 .containsExactly("written before version 5");
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT children_text, children_version, version"
+                        + " FROM taskagent_tasks WHERE id = " + claimed.id())) {
+            assertThat(row.next()).isTrue();
+            assertThat(row.getString(1)).as("the claim wrote the copy back").isNotNull();
+            assertThat(row.getLong(2)).isEqualTo(row.getLong(3));
+        }
         List<ReclaimedTask> reclaimed = store.inTransaction(tx -> tx.reclaimExpired(3, 10));
         assertThat(reclaimed)
                 .as("a task running from before leases has no lease to expire")
