@@ -6,6 +6,7 @@ import dev.taskagent.task.Task;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -82,24 +83,47 @@ final class ChildrenText {
     }
 
     /**
-     * Writes the copy of a task just read from its tables, for the version read: a guarded {@code UPDATE}
-     * that changes nothing when the row has moved on since, so it is safe with or without the row's lock.
-     * Leaves the version and {@code updated_at} alone, and writes nothing when the copy would be too long.
+     * Writes the copy of a task read back after a change to its children other than an append (preferences
+     * replaced, messages moved in or out); NULL when it would be too long, which drops the copy the row had.
+     *
+     * @return the task
+     */
+    static Task write(Connection connection, Task task) throws SQLException {
+        update(connection, task, of(task));
+        return task;
+    }
+
+    /**
+     * Writes the copy of a task that a claim had to read from its tables, for the next claim; nothing when
+     * it would be too long (the row has no valid copy then anyway).
      *
      * @return the task
      */
     static Task writeBack(Connection connection, Task task) throws SQLException {
         String text = of(task);
         if (text != null) {
-            try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET"
-                    + " children_text = ?, children_version = version WHERE id = ? AND version = ?")) {
-                statement.setString(1, text);
-                statement.setLong(2, task.id());
-                statement.setLong(3, task.version());
-                statement.executeUpdate();
-            }
+            update(connection, task, text);
         }
         return task;
+    }
+
+    /**
+     * Sets the row's copy for the version the task was read at: guarded by that version, so it changes
+     * nothing when the row has moved on since, and is safe with or without the row's lock. Leaves the
+     * version and {@code updated_at} alone.
+     */
+    private static void update(Connection connection, Task task, String text) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET"
+                + " children_text = ?, children_version = version WHERE id = ? AND version = ?")) {
+            if (text == null) {
+                statement.setNull(1, Types.VARCHAR);
+            } else {
+                statement.setString(1, text);
+            }
+            statement.setLong(2, task.id());
+            statement.setLong(3, task.version());
+            statement.executeUpdate();
+        }
     }
 
     private static String entry(char kind, String... fields) {

@@ -60,13 +60,6 @@ final class JdbcTransaction implements TaskTransaction {
     private static final String BUMP =
             "UPDATE taskagent_tasks SET " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id = ?";
 
-    /**
-     * Sets the children's text of a task this unit of work holds locked, for its version: after a change
-     * to its children other than an append (preferences replaced, messages moved in or out).
-     */
-    private static final String SET_TEXT =
-            "UPDATE taskagent_tasks SET children_text = ?, children_version = version WHERE id = ?";
-
     private static final String INSERT_TASK = "INSERT INTO taskagent_tasks (session_id, task_order, description,"
             + " status, priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
             + " created_at, updated_at, version, attempt, max_attempts, children_text, children_version)"
@@ -474,17 +467,7 @@ final class JdbcTransaction implements TaskTransaction {
 
     /** Writes the children's text of a task read under this unit of work's lock; returns the task. */
     private Task writeText(Task task) throws SQLException {
-        String text = ChildrenText.of(task);
-        try (PreparedStatement statement = connection.prepareStatement(SET_TEXT)) {
-            if (text == null) {
-                statement.setNull(1, Types.VARCHAR);
-            } else {
-                statement.setString(1, text);
-            }
-            statement.setLong(2, task.id());
-            statement.executeUpdate();
-        }
-        return task;
+        return ChildrenText.write(connection, task);
     }
 
     /** Bumps the task's version and updatedAt, which locks its row until the transaction ends. */

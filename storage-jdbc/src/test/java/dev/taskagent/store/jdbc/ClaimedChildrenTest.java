@@ -176,6 +176,29 @@ class ClaimedChildrenTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aDamagedCopyIsClaimedFromTheTablesAndRepaired(TestDatabase database) throws SQLException {
+        DataSource dataSource = database.newDataSource();
+        try (JdbcTaskStore store = JdbcTaskStore.builder(dataSource).build()) {
+            long id = store.inTransaction(tx -> {
+                Task task = tx.appendTask(
+                        NewTask.builder("s", "Damaged").assignee("alice").build());
+                tx.appendProgress(task.id(), "half done");
+                return task.id();
+            });
+            // Valid by its version, but not a text the store wrote: cut off in the middle of a field.
+            execute(dataSource, "UPDATE taskagent_tasks SET children_text = 'P9:half' WHERE id = " + id);
+            assertThat(text(dataSource, id).valid()).isTrue();
+
+            Task claimed = store.claimNext("alice", LEASE).orElseThrow();
+
+            assertThat(claimed.progresses()).containsExactly("half done");
+            assertThat(claimed).isEqualTo(store.findTask(id).orElseThrow());
+            assertThat(text(dataSource, id).text()).isEqualTo(ChildrenText.progress("half done"));
+        }
+    }
+
     private static void execute(DataSource dataSource, String sql) throws SQLException {
         try (Connection connection = dataSource.getConnection();
                 java.sql.Statement statement = connection.createStatement()) {
