@@ -125,6 +125,11 @@ import java.util.Optional;
  *   <li>TS-7.6 A claim never comes back empty because a claimable task is locked by a unit of work that
  *       is not a claim (adding a comment, a link, an update in progress): it waits for that unit of work
  *       or tries again. Only tasks held by other claims may be stepped over.
+ *   <li>TS-7.7 A claim returns exactly what a read returns: after any write the SPI offers (create, every
+ *       update, every append, preferences replaced, messages linked or moved, a move between agents,
+ *       complete, release, heartbeat, reclaim, archive), the task {@code claimNext} returns, in a unit of
+ *       work or on its own, equals {@code findTask} of it right after the claim, every field and every
+ *       child in order.
  * </ul>
  *
  * <p><b>TS-8 Bad input</b>

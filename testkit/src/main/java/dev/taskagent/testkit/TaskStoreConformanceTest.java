@@ -1980,6 +1980,139 @@ public abstract class TaskStoreConformanceTest {
     }
 
     // ---------------------------------------------------------------------------------------------
+    /** A write the kit makes to a task before claiming it, to check that the claim returns what a read does. */
+    @FunctionalInterface
+    private interface WriteBeforeClaim {
+        void write(Task task, String agent);
+    }
+
+    /** Every kind of write the SPI offers, each leaving the task claimable by {@code agent} (TS-7.7). */
+    private Map<String, WriteBeforeClaim> writesBeforeClaim() {
+        Map<String, WriteBeforeClaim> writes = new LinkedHashMap<>();
+        writes.put("create", (task, agent) -> {});
+        writes.put(
+                "update of every field",
+                (task, agent) -> store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(task.id())
+                        .description("described again")
+                        .priority(7)
+                        .previousAssignee(agent("before"))
+                        .steps("- [x] one\n- [ ] two\n")
+                        .currentStep(2)
+                        .build())));
+        writes.put(
+                "preferences replaced",
+                (task, agent) -> store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(task.id())
+                        .userPreferences(List.of("newer", "newest"))
+                        .build())));
+        writes.put(
+                "preferences cleared",
+                (task, agent) -> store.inTransaction(tx -> tx.updateTask(
+                        TaskUpdate.of(task.id()).userPreferences(List.of()).build())));
+        writes.put(
+                "progress appended", (task, agent) -> store.inTransaction(tx -> tx.appendProgress(task.id(), "more")));
+        writes.put(
+                "comment added", (task, agent) -> store.inTransaction(tx -> tx.addComment(task.id(), agent, "later")));
+        writes.put(
+                "link added",
+                (task, agent) ->
+                        store.inTransaction(tx -> tx.addLink(task.id(), "https://example.org/later", "later", agent)));
+        writes.put(
+                "messages linked",
+                (task, agent) -> store.inTransaction(tx -> tx.linkMessages(task.id(), List.of("m3", "m1", "m4"))));
+        writes.put(
+                "a message moved away",
+                (task, agent) -> store.inTransaction(tx -> {
+                    Task other = tx.appendTask(NewTask.of(task.sessionId(), "takes a message"));
+                    return tx.linkMessages(other.id(), List.of("m1"));
+                }));
+        writes.put(
+                "a message moved to the planning section",
+                (task, agent) -> store.inTransaction(tx -> {
+                    tx.linkMessagesToPlanningSection(task.sessionId(), List.of("m2"));
+                    return null;
+                }));
+        writes.put("moved to another agent and back", (task, agent) -> {
+            store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(task.id())
+                    .assignee(agent("other"))
+                    .previousAssignee(agent)
+                    .build()));
+            store.inTransaction(
+                    tx -> tx.updateTask(TaskUpdate.of(task.id()).assignee(agent).build()));
+        });
+        writes.put("archived and restored", (task, agent) -> {
+            store.inTransaction(
+                    tx -> tx.updateTask(TaskUpdate.of(task.id()).archived(true).build()));
+            store.inTransaction(
+                    tx -> tx.updateTask(TaskUpdate.of(task.id()).archived(false).build()));
+        });
+        writes.put("claimed, renewed and released", (task, agent) -> {
+            Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+            store.inTransaction(tx -> tx.heartbeat(claimed.id(), agent, claimed.attempt(), Duration.ofHours(1)));
+            store.inTransaction(tx -> tx.release(claimed.id(), agent, claimed.attempt()));
+        });
+        writes.put("completed and reopened", (task, agent) -> {
+            Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+            store.inTransaction(tx -> tx.complete(claimed.id(), agent, claimed.attempt(), TaskStatus.FAILED));
+            store.inTransaction(tx -> tx.updateTask(
+                    TaskUpdate.of(task.id()).status(TaskStatus.PENDING).build()));
+        });
+        writes.put("reclaimed after its lease expired", (task, agent) -> {
+            store.claimNext(agent, SHORT_LEASE).orElseThrow();
+            reclaimUntil(Set.of(task.id()), 3);
+        });
+        return writes;
+    }
+
+    @Test
+    void ts77_aClaimReturnsExactlyWhatAReadReturnsAfterEveryKindOfWrite() {
+        Map<String, WriteBeforeClaim> writes = writesBeforeClaim();
+        List<String> differences = new ArrayList<>();
+        for (Map.Entry<String, WriteBeforeClaim> write : writes.entrySet()) {
+            for (boolean inUnitOfWork : List.of(false, true)) {
+                String session = session("claim-equals-read");
+                String agent = agent("claim-equals-read");
+                Task task = claimableRichTask(session, agent);
+                write.getValue().write(task, agent);
+                clock.advance(Duration.ofSeconds(1));
+
+                Task claimed = inUnitOfWork
+                        ? store.inTransaction(tx -> tx.claimNext(agent, LEASE)).orElseThrow()
+                        : store.claimNext(agent, LEASE).orElseThrow();
+
+                Task read = find(task.id());
+                if (!claimed.equals(read)) {
+                    differences.add(write.getKey() + (inUnitOfWork ? " (claimed in a unit of work)" : "")
+                            + ":\n  claimed " + claimed + "\n  read    " + read);
+                }
+            }
+        }
+        assertThat(differences)
+                .as("claims that differ from a read of the same task")
+                .isEmpty();
+    }
+
+    /** A task with a value in every field and every kind of child, claimable by {@code agent}. */
+    private Task claimableRichTask(String session, String agent) {
+        Task task = append(NewTask.builder(session, "claimed after a write")
+                .priority(2)
+                .assignee(agent)
+                .createdBy(agent("creator"))
+                .steps("- [ ] one\n- [ ] two\n")
+                .maxAttempts(5)
+                .build());
+        return store.inTransaction(tx -> {
+            tx.updateTask(TaskUpdate.of(task.id())
+                    .userPreferences(List.of("a preference", "another"))
+                    .build());
+            tx.appendProgress(task.id(), "some progress");
+            tx.appendProgress(task.id(), AWKWARD_TEXTS.get(0));
+            tx.addComment(task.id(), agent, "a comment");
+            tx.addComment(task.id(), agent("reviewer"), AWKWARD_TEXTS.get(8));
+            tx.addLink(task.id(), "https://example.org", "a link", agent);
+            return tx.linkMessages(task.id(), List.of("m1", "m2"));
+        });
+    }
+
     // TS-9 Leases
     // ---------------------------------------------------------------------------------------------
 

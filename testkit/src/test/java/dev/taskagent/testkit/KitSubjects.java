@@ -76,6 +76,7 @@ final class KitSubjects {
             case ATTEMPT_NOT_COUNTED -> AttemptNotCounted.class;
             case UNFENCED_LEASE_WRITES -> UnfencedLeaseWrites.class;
             case LEASE_KEPT_OFF_RUNNING -> LeaseKeptOffRunning.class;
+            case CLAIM_MISSES_REAPER_COMMENTS -> ClaimMissesReaperComments.class;
             case RECLAIMS_LIVE_LEASES -> ReclaimsLiveLeases.class;
             case RACY_RECLAIM -> RacyReclaim.class;
             case CLAIM_SKIPS_LOCKED_TASKS -> ClaimSkipsLockedTasks.class;
@@ -223,6 +224,13 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.RECLAIMS_LIVE_LEASES);
+        }
+    }
+
+    static final class ClaimMissesReaperComments extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CLAIM_MISSES_REAPER_COMMENTS);
         }
     }
 

@@ -103,6 +103,11 @@ final class ReferenceTaskStore implements TaskStore {
         UNFENCED_LEASE_WRITES,
         /** A task taken out of running by an update keeps its lease expiry. */
         LEASE_KEPT_OFF_RUNNING,
+        /**
+         * A claim returns the task's comments from a copy that a reclaim does not update, so the reaper's
+         * comment is missing from the claimed task although a read shows it.
+         */
+        CLAIM_MISSES_REAPER_COMMENTS,
         /** A reclaim takes back every leased task, expired or not. */
         RECLAIMS_LIVE_LEASES,
         /** A reclaim reads the expired tasks, lets others in, then writes them without checking again. */
@@ -577,6 +582,13 @@ final class ReferenceTaskStore implements TaskStore {
                     current);
             claimedHere.add(claimed.id());
             record(FeedEncoding.encode(new TaskEvent.Claimed(claimed, assignee)));
+            if (has(Defect.CLAIM_MISSES_REAPER_COMMENTS)) {
+                return Optional.of(TaskBuilder.from(claimed)
+                        .comments(claimed.comments().stream()
+                                .filter(comment -> !comment.author().equals(Leases.REAPER))
+                                .toList())
+                        .build());
+            }
             return Optional.of(claimed);
         }
 
