@@ -9,6 +9,7 @@
 module dev.taskagent.store.jdbc {
     requires transitive dev.taskagent.core;
     requires transitive java.sql;
+    requires com.fasterxml.jackson.core;
     requires static org.postgresql.jdbc;
 
     exports dev.taskagent.store.jdbc;

@@ -1,8 +1,11 @@
 package dev.taskagent.benchmarks;
 
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.jdbc.JdbcTaskStore;
+import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,28 +24,25 @@ import javax.sql.DataSource;
  * milliseconds on PostgreSQL, which would make stocking the queue, not claiming from it, the time of a
  * run; claims, moves and every figure still go through the store's API.
  *
- * <p>This ties the benchmarks to the store's schema (table and column names, the same on every database),
- * including the copy of a task's children that version 5 keeps in the task row ({@code children_text}, in
- * the format of the store's {@code ChildrenText}, valid while {@code children_version} equals {@code
- * version}), which a claim returns. {@link #verify} reads a loaded task back through the store and fails
- * with a clear message when the two have drifted apart; {@code JdbcStoreLoaderTest} claims loaded tasks and
- * compares them with what the store reads from the child tables. Thread-safe.
+ * <p>The comments and links are JSON documents in the task row. The loader never writes that format
+ * itself: it adds one template task through the store's API (archived, with no assignee, so no claim takes
+ * it) and copies the template's documents into every row it inserts, so the store's own code is the one
+ * writer of the format. This ties the benchmarks to the store's schema (table and column names, the same on
+ * every database); {@link #verify} reads a loaded task back through the store and fails with a clear
+ * message when the two have drifted apart. Thread-safe.
  */
 final class JdbcStoreLoader {
     private static final int TASKS_PER_SESSION = 100;
     private static final int RECYCLE_BATCH = 500;
 
-    /**
-     * Bumps a task row's version as the store's writes do, carrying the row's copy of the children along
-     * ({@code children_version} first: MariaDB assigns left to right).
-     */
-    static final String BUMP_VERSION = "children_version = CASE WHEN children_version = version THEN version + 1"
-            + " ELSE children_version END, version = version + 1";
+    /** Bumps a task row's version as the store's writes do. */
+    static final String BUMP_VERSION = "version = version + 1";
 
     private final DataSource dataSource;
     private final String sessionPrefix;
     private final AtomicLong sessions = new AtomicLong();
     private final AtomicLong tasksCreated = new AtomicLong();
+    private volatile long templateId;
 
     /**
      * @param dataSource the store's database
@@ -61,17 +61,50 @@ final class JdbcStoreLoader {
      * @return their ids, in the order they were added
      */
     long[] addTasks(String assignee, int count) {
+        long template = templateId();
         long[] ids = new long[count];
         int done = 0;
         while (done < count) {
             int batch = Math.min(TASKS_PER_SESSION, count - done);
-            addSession(assignee, batch, ids, done);
+            addSession(assignee, batch, ids, done, template);
             done += batch;
         }
         return ids;
     }
 
-    private void addSession(String assignee, int count, long[] ids, int offset) {
+    /**
+     * The template task whose documents every loaded task copies, written through the store's API on first
+     * use: two comments and two links.
+     *
+     * @return its id
+     */
+    long templateId() {
+        long id = templateId;
+        if (id != 0) {
+            return id;
+        }
+        synchronized (this) {
+            if (templateId == 0) {
+                try (JdbcTaskStore store =
+                        JdbcTaskStore.builder(dataSource).withoutEventFeed().build()) {
+                    templateId = store.inTransaction(tx -> {
+                        long task = tx.appendTask(NewTask.of(sessionPrefix + "-template", "template of loaded tasks"))
+                                .id();
+                        tx.addComment(task, Fixtures.COMMENT_AUTHOR, Fixtures.FIRST_COMMENT);
+                        tx.addComment(task, Fixtures.COMMENT_AUTHOR, Fixtures.SECOND_COMMENT);
+                        tx.addLink(task, Fixtures.FIRST_LINK, Fixtures.FIRST_LINK_DESCRIPTION, Fixtures.COMMENT_AUTHOR);
+                        tx.addLink(
+                                task, Fixtures.SECOND_LINK, Fixtures.SECOND_LINK_DESCRIPTION, Fixtures.COMMENT_AUTHOR);
+                        return tx.updateTask(TaskUpdate.of(task).archived(true).build())
+                                .id();
+                    });
+                }
+            }
+            return templateId;
+        }
+    }
+
+    private void addSession(String assignee, int count, long[] ids, int offset, long template) {
         String sessionId = sessionPrefix + "-" + sessions.incrementAndGet();
         long firstNumber = tasksCreated.getAndAdd(count);
         LocalDateTime now = LocalDateTime.ofInstant(Instant.now().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
@@ -85,9 +118,9 @@ final class JdbcStoreLoader {
                 }
                 try (PreparedStatement task = connection.prepareStatement("INSERT INTO taskagent_tasks (session_id,"
                         + " task_order, description, status, priority, assignee, previous_assignee, created_by,"
-                        + " archived, steps, current_step, created_at, updated_at, version, children_text,"
-                        + " children_version) VALUES (?, ?, ?, 'pending', ?, ?, NULL, ?, ?, NULL, 0, ?, ?, 1, ?, 1)")) {
-                    String children = childrenText(now.toInstant(ZoneOffset.UTC).toString());
+                        + " archived, steps, current_step, created_at, updated_at, version, progresses, preferences,"
+                        + " comments, links) SELECT ?, ?, ?, 'pending', ?, ?, NULL, ?, ?, NULL, 0, ?, ?, 1,"
+                        + " t.progresses, t.preferences, t.comments, t.links FROM taskagent_tasks t WHERE t.id = ?")) {
                     for (int index = 0; index < count; index++) {
                         long number = firstNumber + index;
                         task.setString(1, sessionId);
@@ -99,47 +132,11 @@ final class JdbcStoreLoader {
                         task.setBoolean(7, false);
                         task.setObject(8, now);
                         task.setObject(9, now);
-                        task.setString(10, children);
+                        task.setLong(10, template);
                         task.addBatch();
                     }
                     task.executeBatch();
                 }
-                // One statement per comment and link for the whole session: the ids of the first come
-                // before those of the second, as when they are added one after the other.
-                addChildren(
-                        connection,
-                        "INSERT INTO taskagent_comments (task_id, author, content, created_at)"
-                                + " SELECT id, ?, ?, ? FROM taskagent_tasks WHERE session_id = ? ORDER BY id",
-                        sessionId,
-                        now,
-                        Fixtures.COMMENT_AUTHOR,
-                        Fixtures.FIRST_COMMENT);
-                addChildren(
-                        connection,
-                        "INSERT INTO taskagent_comments (task_id, author, content, created_at)"
-                                + " SELECT id, ?, ?, ? FROM taskagent_tasks WHERE session_id = ? ORDER BY id",
-                        sessionId,
-                        now,
-                        Fixtures.COMMENT_AUTHOR,
-                        Fixtures.SECOND_COMMENT);
-                addChildren(
-                        connection,
-                        "INSERT INTO taskagent_links (task_id, url, description, author, created_at)"
-                                + " SELECT id, ?, ?, ?, ? FROM taskagent_tasks WHERE session_id = ? ORDER BY id",
-                        sessionId,
-                        now,
-                        Fixtures.FIRST_LINK,
-                        Fixtures.FIRST_LINK_DESCRIPTION,
-                        Fixtures.COMMENT_AUTHOR);
-                addChildren(
-                        connection,
-                        "INSERT INTO taskagent_links (task_id, url, description, author, created_at)"
-                                + " SELECT id, ?, ?, ?, ? FROM taskagent_tasks WHERE session_id = ? ORDER BY id",
-                        sessionId,
-                        now,
-                        Fixtures.SECOND_LINK,
-                        Fixtures.SECOND_LINK_DESCRIPTION,
-                        Fixtures.COMMENT_AUTHOR);
                 try (PreparedStatement select = connection.prepareStatement(
                         "SELECT id FROM taskagent_tasks WHERE session_id = ? ORDER BY task_order")) {
                     select.setString(1, sessionId);
@@ -166,46 +163,7 @@ final class JdbcStoreLoader {
     }
 
     /**
-     * The copy of the two comments and two links that the store would keep in the task row: each entry a
-     * kind letter, then each field as its length, a colon and its characters.
-     */
-    static String childrenText(String createdAt) {
-        return entry("C", Fixtures.COMMENT_AUTHOR, Fixtures.FIRST_COMMENT, createdAt)
-                + entry("C", Fixtures.COMMENT_AUTHOR, Fixtures.SECOND_COMMENT, createdAt)
-                + entry("L", Fixtures.FIRST_LINK, Fixtures.FIRST_LINK_DESCRIPTION, Fixtures.COMMENT_AUTHOR, createdAt)
-                + entry(
-                        "L",
-                        Fixtures.SECOND_LINK,
-                        Fixtures.SECOND_LINK_DESCRIPTION,
-                        Fixtures.COMMENT_AUTHOR,
-                        createdAt);
-    }
-
-    private static String entry(String kind, String... fields) {
-        StringBuilder entry = new StringBuilder(kind);
-        for (String field : fields) {
-            entry.append(field.length()).append(':').append(field);
-        }
-        return entry.toString();
-    }
-
-    private static void addChildren(
-            Connection connection, String sql, String sessionId, LocalDateTime now, String... texts)
-            throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(sql)) {
-            int index = 1;
-            for (String text : texts) {
-                insert.setString(index++, text);
-            }
-            insert.setObject(index++, now);
-            insert.setString(index, sessionId);
-            insert.executeUpdate();
-        }
-    }
-
-    /**
-     * Makes claimed tasks pending again, in batches, carrying the row's copy of the children along as the
-     * store's own writes do.
+     * Makes claimed tasks pending again, in batches, bumping their version as the store's own writes do.
      *
      * @param ids the ids, in {@code ids[0..count)}
      * @param count how many
@@ -258,29 +216,6 @@ final class JdbcStoreLoader {
         if (!asExpected) {
             throw new IllegalStateException("The store reads loaded task " + taskId + " as " + task
                     + "; JdbcStoreLoader is out of step with the schema of storage-jdbc");
-        }
-    }
-
-    /**
-     * Checks that a loaded task's row carries a valid copy of its children, so that claims of loaded tasks
-     * take the store's path for tasks it wrote itself.
-     *
-     * @param taskId a task this loader added
-     * @throws IllegalStateException if the copy is missing or not valid for the row's version
-     */
-    void verifyChildrenText(long taskId) {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement select = connection.prepareStatement(
-                        "SELECT children_text, children_version, version FROM taskagent_tasks WHERE id = ?")) {
-            select.setLong(1, taskId);
-            try (ResultSet row = select.executeQuery()) {
-                if (!row.next() || row.getString(1) == null || row.getLong(2) != row.getLong(3)) {
-                    throw new IllegalStateException("Loaded task " + taskId + " has no valid copy of its children;"
-                            + " JdbcStoreLoader is out of step with the schema of storage-jdbc");
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Reading loaded task " + taskId + " failed: " + e.getMessage(), e);
         }
     }
 }

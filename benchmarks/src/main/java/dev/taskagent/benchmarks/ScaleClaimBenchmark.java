@@ -52,11 +52,6 @@ public class ScaleClaimBenchmark {
     static final int WORKERS = 16;
     private static final int TASKS_PER_SESSION = 1_000;
 
-    /** When every comment and link was written, so that every task row carries the same copy of them. */
-    private static final String CHILDREN_AT = "TIMESTAMP '2026-01-01 00:00:00'";
-
-    private static final String CHILDREN_TEXT = JdbcStoreLoader.childrenText("2026-01-01T00:00:00Z");
-
     /** postgres: the database of the target. */
     @Param({"postgres"})
     public String database;
@@ -74,6 +69,8 @@ public class ScaleClaimBenchmark {
         fresh = BenchDatabase.create(BenchDatabase.Kind.of(database), "scale", WORKERS);
         try {
             store = BenchStore.jdbcStore(fresh, false);
+            // The comments and links of every task: the documents of a template the store wrote itself.
+            long template = new JdbcStoreLoader(fresh.dataSource(), "scale").templateId();
             try (Connection connection = fresh.dataSource().getConnection();
                     Statement statement = connection.createStatement()) {
                 connection.setAutoCommit(true);
@@ -81,28 +78,15 @@ public class ScaleClaimBenchmark {
                         + " FROM generate_series(0, " + (TASKS / TASKS_PER_SESSION - 1) + ") s");
                 statement.executeUpdate("INSERT INTO taskagent_tasks (session_id, task_order, description, status,"
                         + " priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
-                        + " created_at, updated_at, version, children_text, children_version) SELECT 'scale-' || (i / "
-                        + TASKS_PER_SESSION + "),"
+                        + " created_at, updated_at, version, progresses, preferences, comments, links) SELECT"
+                        + " 'scale-' || (i / " + TASKS_PER_SESSION + "),"
                         + " i % " + TASKS_PER_SESSION + " + 1, 'Scale task ' || i || ': ' || '"
                         + Fixtures.description(0).replace("'", "''") + "', 'pending', i % 3, 'agent-' || (i % "
                         + ASSIGNEES + "), NULL, '" + Fixtures.CREATED_BY + "', FALSE, NULL, 0,"
                         + " TIMESTAMP '2026-01-01 00:00:00' + i * INTERVAL '1 microsecond',"
-                        + " TIMESTAMP '2026-01-01 00:00:00', 1, '" + CHILDREN_TEXT.replace("'", "''")
-                        + "', 1 FROM generate_series(0, " + (TASKS - 1) + ") i");
-                for (String comment : new String[] {Fixtures.FIRST_COMMENT, Fixtures.SECOND_COMMENT}) {
-                    statement.executeUpdate("INSERT INTO taskagent_comments (task_id, author, content, created_at)"
-                            + " SELECT id, '" + Fixtures.COMMENT_AUTHOR + "', '" + comment.replace("'", "''")
-                            + "', " + CHILDREN_AT + " FROM taskagent_tasks ORDER BY id");
-                }
-                for (String[] link : new String[][] {
-                    {Fixtures.FIRST_LINK, Fixtures.FIRST_LINK_DESCRIPTION},
-                    {Fixtures.SECOND_LINK, Fixtures.SECOND_LINK_DESCRIPTION}
-                }) {
-                    statement.executeUpdate("INSERT INTO taskagent_links (task_id, url, description, author,"
-                            + " created_at) SELECT id, '" + link[0].replace("'", "''") + "', '"
-                            + link[1].replace("'", "''") + "', '" + Fixtures.COMMENT_AUTHOR
-                            + "', " + CHILDREN_AT + " FROM taskagent_tasks ORDER BY id");
-                }
+                        + " TIMESTAMP '2026-01-01 00:00:00', 1, t.progresses, t.preferences, t.comments, t.links"
+                        + " FROM generate_series(0, " + (TASKS - 1) + ") i CROSS JOIN taskagent_tasks t WHERE t.id = "
+                        + template);
                 statement.execute("ANALYZE");
                 writePlan(statement);
             }

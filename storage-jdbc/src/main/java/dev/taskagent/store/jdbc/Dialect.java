@@ -1,6 +1,5 @@
 package dev.taskagent.store.jdbc;
 
-import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -17,9 +16,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What differs between databases: the claim, the insert-if-absent of a session row, the lock that
- * serialises schema migrations, and which failures are transient conflicts worth another attempt. One
- * subclass per database; the schema lives in {@code db/<folder>/} resources with the same file names.
+ * What differs between databases: the insert-if-absent of a session row, the lock that
+ * serialises schema migrations, and which failures are transient conflicts worth another attempt (the
+ * claim's statements per database are in {@link Claims}). One subclass per database; the schema lives in {@code db/<folder>/} resources with the same file names.
  *
  * <p>Stateless and thread-safe.
  */
@@ -27,31 +26,11 @@ abstract class Dialect {
     static final String PENDING = "'" + TaskStatus.PENDING.wireName() + "'";
     static final String RUNNING = "'" + TaskStatus.RUNNING.wireName() + "'";
 
-    /** The claim's WHERE clause: the assignee's pending, non-archived tasks (TS-7.1, TS-7.4). */
-    static final String CLAIMABLE = "assignee = ? AND status = " + PENDING + " AND archived = FALSE";
-
     /** The fence of a write about a claim (TS-9.2): the task runs under this agent and attempt. */
     static final String CLAIM_HELD = "status = " + RUNNING + " AND assignee = ? AND attempt = ?";
 
-    /**
-     * Bumps the version of a task row (TS-4.2) and carries its children's text along when that text was
-     * valid ({@link ChildrenText}), for a write that leaves the children as they are or maintains the text
-     * itself. {@code children_version} is set before {@code version}: MySQL and MariaDB evaluate a single
-     * table's assignments left to right, each seeing the ones before it.
-     */
-    static final String BUMP_VERSION = "children_version = CASE WHEN children_version = version THEN version + 1"
-            + " ELSE children_version END, version = version + 1";
-
-    /**
-     * Marks a claimed task running, counts the attempt and sets the lease on the database's clock; every
-     * write bumps the version and updatedAt (TS-4.2, TS-9.1), and writes the claim's token, by which a claim
-     * whose commit reply was lost is found. Parameters: the lease in microseconds, updatedAt, the token.
-     */
-    static String setRunning(String databaseNowPlusMicros) {
-        return "UPDATE taskagent_tasks SET status = " + RUNNING + ", attempt = attempt + 1, lease_expires_at = "
-                + databaseNowPlusMicros + ", " + BUMP_VERSION + ", updated_at = ?,"
-                + " claim_token = ?";
-    }
+    /** Bumps the version of a task row (TS-4.2); every write does, with updatedAt. */
+    static final String BUMP_VERSION = "version = version + 1";
 
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
     private static final Pattern MARIADB_VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?-MariaDB");
@@ -107,83 +86,6 @@ abstract class Dialect {
     abstract String databaseNowPlusMicros();
 
     /**
-     * Claims the assignee's next pending task: marks it running, counts the attempt, sets the lease,
-     * bumps its version and updatedAt, leaves it locked by this transaction, and reads it with all its
-     * children. Never hands one task to two transactions, and never comes back empty because a claimable
-     * task is locked by a unit of work that is not a claim (TS-7.6).
-     *
-     * @param leaseMicros the lease, in microseconds
-     * @param token the claim's token, written into the claimed row
-     * @return the claimed task, or empty when nothing is claimable
-     */
-    abstract Optional<Task> claimAndRead(
-            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
-            throws SQLException;
-
-    /** @return whether {@link #claimReadAndAppendEvent} works on this database */
-    boolean claimAppendsEvent() {
-        return false;
-    }
-
-    /**
-     * Claims and reads like {@link #claimAndRead} and, in the same statement, appends the claim's {@code
-     * claimed} event to the feed, its payload exactly as {@link dev.taskagent.store.spi.FeedEncoding} writes
-     * it; only where {@link #claimAppendsEvent()} says so.
-     *
-     * @param leaseMicros the lease, in microseconds
-     * @param token the claim's token, written into the claimed row
-     * @return the claimed task, or empty when nothing is claimable (and no event was appended)
-     */
-    Optional<Task> claimReadAndAppendEvent(
-            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
-            throws SQLException {
-        throw new UnsupportedOperationException(id() + " appends a claim's event with the unit of work's others");
-    }
-
-    /** @return whether {@link #claimInOwnStatement} works on this database */
-    boolean claimsInOwnStatement() {
-        return false;
-    }
-
-    /** What {@link #claimInOwnStatement} did. */
-    enum OwnStatementOutcome {
-        /** It claimed a task, and the claim is committed. */
-        CLAIMED,
-        /** Nothing is claimable; nothing was written. */
-        NOTHING_CLAIMABLE,
-        /**
-         * Every claimable task was locked by another unit of work, perhaps one that is not a claim (TS-7.6);
-         * nothing was written: claim in a unit of work, which waits for the first of them.
-         */
-        ONLY_LOCKED_ROWS
-    }
-
-    /**
-     * What {@link #claimInOwnStatement} did.
-     *
-     * @param outcome whether it claimed
-     * @param read the claimed task when it claimed, else null
-     */
-    record OwnStatementClaim(OwnStatementOutcome outcome, TaskReader.ClaimedRead read) {}
-
-    /**
-     * Claims like {@link #claimAndRead}, in one statement that commits on its own (the connection is in
-     * auto-commit mode): one round trip per claim. The claimed row carries {@code token} in its {@code
-     * claim_token} column, so that a claim whose reply was lost can be found. Only where {@link
-     * #claimsInOwnStatement()} says so.
-     *
-     * @param leaseMicros the lease, in microseconds
-     * @param agentJson the assignee as a JSON string, to append the claim's event in the same statement; null
-     *     when the store has no feed
-     * @param token the claim's token
-     */
-    OwnStatementClaim claimInOwnStatement(
-            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String agentJson, String token)
-            throws SQLException {
-        throw new UnsupportedOperationException(id() + " claims in a unit of work only");
-    }
-
-    /**
      * Finds running tasks whose lease expired, soonest expiry first, locking them where the database can
      * lock rows without waiting for those other units of work hold ({@code SKIP LOCKED}), so that
      * concurrent reclaims split the work; the reclaim's guarded update decides in any case (TS-9.4).
@@ -219,36 +121,11 @@ abstract class Dialect {
     }
 
     /**
-     * Reads the task whose id a claim returned, if it claimed one; the claim holds its row. The task row
-     * alone when its children's text is valid, else the row and the child tables, and then the text is
-     * written back for the next claim.
+     * Returns SQL that concatenates texts: {@code ||} on PostgreSQL and H2, {@code CONCAT} on MySQL and
+     * MariaDB (where {@code ||} means OR).
      */
-    final Optional<Task> readClaimedId(Connection connection, OptionalLong claimedId) throws SQLException {
-        if (claimedId.isEmpty()) {
-            return Optional.empty();
-        }
-        long taskId = claimedId.getAsLong();
-        Task task;
-        try (PreparedStatement statement = connection.prepareStatement(TaskReader.CLAIMED_ROW)) {
-            statement.setLong(1, taskId);
-            try (ResultSet rows = statement.executeQuery()) {
-                task = TaskReader.readClaimed(rows)
-                        .map(TaskReader.ClaimedRead::task)
-                        .orElse(null);
-            }
-        }
-        return Optional.of(
-                task != null
-                        ? task
-                        : ChildrenText.writeBack(connection, TaskReader.readLocked(connection, this, taskId)));
-    }
-
-    /**
-     * Returns SQL that appends the one parameter to a text column: {@code ||} on PostgreSQL and H2, {@code
-     * CONCAT} on MySQL and MariaDB (where {@code ||} means OR).
-     */
-    String append(String column) {
-        return column + " || ?";
+    String concat(String... parts) {
+        return String.join(" || ", parts);
     }
 
     /**

@@ -5,24 +5,15 @@ import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TransactionWork;
-import dev.taskagent.store.spi.FeedEncoding;
-import dev.taskagent.store.spi.Leases;
-import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.Task;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +59,12 @@ public final class JdbcTaskStore implements TaskStore {
     /** How many times a unit of work runs at most when transient conflicts keep rolling it back. */
     public static final int MAX_ATTEMPTS = 10;
 
+    /** How many connections a store opened from a JDBC URL keeps open at most, unless the builder says otherwise. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 10;
+
+    /** How long a caller of a store opened from a JDBC URL waits for a connection when all are busy. */
+    public static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(30);
+
     /** How long the event feed keeps events unless the builder says otherwise. */
     public static final Duration DEFAULT_EVENT_RETENTION = Duration.ofDays(7);
 
@@ -83,8 +80,9 @@ public final class JdbcTaskStore implements TaskStore {
     private final Dialect dialect;
     private final Clock clock;
     private final String database;
-    private final ThreadLocal<Boolean> inUnitOfWork = new ThreadLocal<>();
     private final JdbcEventFeed feed;
+    private final UnitOfWork units;
+    private final Claims claims;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -141,13 +139,18 @@ public final class JdbcTaskStore implements TaskStore {
             connections.close();
             throw e;
         }
+        this.units = new UnitOfWork(connections, dialect, clock, database, feed);
+        this.claims = new Claims(connections, dialect, clock, database, feed, units);
+        units.claims(claims);
     }
 
     /**
      * Opens a store on a JDBC URL through {@link java.sql.DriverManager}, for the embedded H2 default and
      * quick starts, for example {@code jdbc:h2:file:./data/tasks}. The store keeps a few connections open
-     * for reuse and closes them in {@link #close()}; applications with several threads in the database
-     * pass a pooled {@code DataSource} instead.
+     * for reuse and closes them in {@link #close()}. It opens at most {@value #DEFAULT_MAX_CONNECTIONS}
+     * ({@link Builder#maxConnections(int)}); a caller beyond them waits up to 30 s for one, then fails with a
+     * {@link TaskStoreException}. Applications with many threads in the database pass a pooled {@code
+     * DataSource} instead.
      *
      * <p>On an H2 database in files (embedded or on an H2 server) the store connects with {@code
      * ;WRITE_DELAY=0} added to the URL, so that every commit is written before it returns. A URL that names
@@ -206,354 +209,23 @@ public final class JdbcTaskStore implements TaskStore {
     /**
      * {@inheritDoc}
      *
-     * <p>On PostgreSQL the claim is one statement that commits on its own: it claims, returns the task with
-     * its children and appends the claim's event, in one round trip. When the connection fails before the
-     * reply, the store looks for the claim on a fresh connection by a token the claim wrote into the task
-     * row, and returns the task if the claim committed. On the other databases, and when every claimable
-     * task is locked by another unit of work, it claims in a unit of work of its own.
+     * <p>On PostgreSQL the claim is one statement that commits on its own: it claims, returns the task and
+     * appends the claim's event, in one round trip. When the connection fails before the reply, the store
+     * waits until the server has ended the failed session, then looks for the claim by a token the claim
+     * wrote into the task row, and returns the task if the claim committed. On the other databases, and
+     * when every claimable task is locked by another unit of work, it claims in a unit of work of its own.
+     *
+     * <p>A claimed task whose documents were damaged by hand cannot be returned: it stays claimed, so that it
+     * does not block the queue, and the claim throws a {@link TaskStoreException} that names it.
      */
     @Override
     public Optional<Task> claimNext(String assignee, Duration lease) {
-        if (!dialect.claimsInOwnStatement()) {
-            return TaskStore.super.claimNext(assignee, lease);
-        }
-        StoreArguments.name(assignee, "assignee");
-        Leases.lease(lease);
-        checkCallable("claimNext");
-        String agentJson = feed != null ? FeedEncoding.jsonString(assignee) : null;
-        long leaseMicros = TimeUnit.NANOSECONDS.toMicros(lease.toNanos());
-        for (int attempt = 1; ; attempt++) {
-            Dialect.OwnStatementClaim claim =
-                    claimInOwnStatement(assignee, leaseMicros, agentJson, attempt == MAX_ATTEMPTS);
-            if (claim == null) {
-                continue; // a transient conflict, or a claim that did not commit: claim again
-            }
-            switch (claim.outcome()) {
-                case NOTHING_CLAIMABLE -> {
-                    return Optional.empty();
-                }
-                case ONLY_LOCKED_ROWS -> {
-                    return TaskStore.super.claimNext(assignee, lease);
-                }
-                case CLAIMED -> {
-                    if (feed != null) {
-                        feed.committed();
-                    }
-                    Task task = claim.read().task();
-                    // Null: the row's children's text was not valid, or the claim's reply was lost. The claim
-                    // has committed (its row no longer locked): read the task as it is now.
-                    return Optional.of(
-                            task != null ? task : readTask(claim.read().taskId()));
-                }
-            }
-        }
-    }
-
-    /**
-     * One claim in a statement of its own.
-     *
-     * @return what it did, or null to claim again
-     */
-    private Dialect.OwnStatementClaim claimInOwnStatement(
-            String assignee, long leaseMicros, String agentJson, boolean lastAttempt) {
-        Connection connection = acquireConnection();
-        String token = JdbcSupport.claimToken();
-        boolean reusable = false;
-        try {
-            connection.setAutoCommit(true);
-            Dialect.OwnStatementClaim claim = dialect.claimInOwnStatement(
-                    connection,
-                    assignee,
-                    JdbcSupport.toDatabase(JdbcSupport.truncate(clock.instant())),
-                    leaseMicros,
-                    agentJson,
-                    token);
-            reusable = true;
-            return claim;
-        } catch (SQLException e) {
-            boolean unknown = false;
-            if (JdbcSupport.connectionLost(e)) {
-                // The statement may have committed before the connection failed: look for its token.
-                try {
-                    OptionalLong found = autoCommitted(fresh -> claimedWithToken(fresh, token));
-                    if (found.isPresent()) {
-                        LOG.info(
-                                "A claim's statement failed ({}) but the claim was committed; it is returned",
-                                e.toString());
-                        return new Dialect.OwnStatementClaim(
-                                Dialect.OwnStatementOutcome.CLAIMED,
-                                new TaskReader.ClaimedRead(found.getAsLong(), null));
-                    }
-                    if (!lastAttempt) {
-                        return null; // it did not commit: claim again
-                    }
-                } catch (SQLException lookupFailure) {
-                    e.addSuppressed(lookupFailure);
-                    unknown = true;
-                }
-            } else if (!lastAttempt && dialect.isTransient(e)) {
-                return null; // the server rolled it back: claim again
-            }
-            throw new TaskStoreException(
-                    "Could not claim the next task of '" + assignee + "' on " + database + ": "
-                            + JdbcSupport.describe(e)
-                            + (unknown
-                                    ? ". Whether it committed is unknown; a task it claimed comes back when its lease"
-                                            + " expires"
-                                    : ""),
-                    e);
-        } finally {
-            connections.release(connection, reusable);
-        }
-    }
-
-    /** A connection for a unit of work or a claim; a failure to get one is a storage failure. */
-    private Connection acquireConnection() {
-        try {
-            return connections.acquire();
-        } catch (SQLException e) {
-            throw new TaskStoreException(
-                    "Could not get a connection from " + connections.description() + ": " + JdbcSupport.describe(e), e);
-        }
-    }
-
-    /** Checks that a unit of work may start on this thread: not inside one of this store's, store open. */
-    private void checkCallable(String method) {
-        if (inUnitOfWork.get() != null) {
-            throw new IllegalStateException(method + " was called inside a unit of work of the same store;"
-                    + " use the TaskTransaction you were given instead");
-        }
-        if (closed.get()) {
-            throw new IllegalStateException("This JdbcTaskStore is closed");
-        }
-    }
-
-    @FunctionalInterface
-    private interface ConnectionWork<T> {
-        T run(Connection connection) throws SQLException;
-    }
-
-    /** Runs statements in auto-commit mode on a connection of their own. */
-    private <T> T autoCommitted(ConnectionWork<T> work) throws SQLException {
-        Connection connection = connections.acquire();
-        boolean reusable = false;
-        try {
-            connection.setAutoCommit(true);
-            T result = work.run(connection);
-            reusable = true;
-            return result;
-        } finally {
-            connections.release(connection, reusable);
-        }
-    }
-
-    /** The running task whose claim wrote this token. */
-    private static OptionalLong claimedWithToken(Connection connection, String token) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT id FROM taskagent_tasks WHERE status = " + Dialect.RUNNING + " AND claim_token = ?")) {
-            statement.setString(1, token);
-            return Dialect.queryLong(statement);
-        }
-    }
-
-    /**
-     * Reads a task whose claim committed, on a connection of its own, and writes its children's copy back
-     * (it was read from the tables).
-     */
-    private Task readTask(long taskId) {
-        try {
-            return autoCommitted(connection -> {
-                Task task = TaskReader.readLocked(connection, dialect, taskId);
-                try {
-                    // For the next claim: the copy of the children, unless the task changed since the read.
-                    ChildrenText.writeBack(connection, task);
-                } catch (SQLException e) {
-                    LOG.debug("Could not write the children's text of claimed task {}: {}", taskId, e.toString());
-                }
-                return task;
-            });
-        } catch (SQLException e) {
-            throw new TaskStoreException(
-                    "Claimed task " + taskId + " on " + database + " but could not read it: " + JdbcSupport.describe(e)
-                            + ". It comes back when its lease expires",
-                    e);
-        }
+        return claims.claimNext(assignee, lease);
     }
 
     @Override
     public <R> R inTransaction(TransactionWork<R> work) {
-        Objects.requireNonNull(work, "work");
-        checkCallable("inTransaction");
-        inUnitOfWork.set(Boolean.TRUE);
-        try {
-            for (int attempt = 1; ; attempt++) {
-                Attempt<R> outcome = attempt(work, attempt == MAX_ATTEMPTS);
-                if (!outcome.retry()) {
-                    return outcome.result();
-                }
-                // A short random pause lets the transactions that deadlocked with this one finish.
-                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1, 1_000_000L * attempt));
-            }
-        } finally {
-            inUnitOfWork.remove();
-        }
-    }
-
-    /** The outcome of one attempt: a result, or a transient conflict to run again. */
-    private record Attempt<R>(R result, boolean retry) {}
-
-    /** Where an attempt failed, for its message. */
-    private enum Phase {
-        START,
-        WORK,
-        COMMIT
-    }
-
-    /**
-     * Runs the work once. Every failure takes the one path of the catch below: roll back, then run again
-     * after a transient conflict (TS-1.7), or return what a commit whose outcome is unknown did, or throw.
-     */
-    private <R> Attempt<R> attempt(TransactionWork<R> work, boolean lastAttempt) {
-        Connection connection = acquireConnection();
-        Phase phase = Phase.START;
-        JdbcTransaction transaction = null;
-        R result = null;
-        boolean reusable = false;
-        try {
-            dialect.begin(connection);
-            transaction = new JdbcTransaction(connection, dialect, clock, database, feed != null);
-            phase = Phase.WORK;
-            result = work.execute(transaction);
-            transaction.end();
-            if (transaction.failure() == null && feed != null) {
-                transaction.flushEvents(); // the unit of work's events commit with it
-            }
-            if (transaction.failure() != null) {
-                // The work caught a storage failure and went on: what it did since may be half applied.
-                throw new TaskStoreException(
-                        "A statement of this unit of work failed (" + JdbcSupport.describe(transaction.failure())
-                                + ") and the unit of work went on regardless; it was rolled back",
-                        transaction.failure());
-            }
-            phase = Phase.COMMIT;
-            connection.commit();
-            reusable = true;
-            if (feed != null && transaction.appendedEvents()) {
-                feed.committed();
-            }
-            return new Attempt<>(result, false);
-        } catch (Throwable e) { // also checked exceptions thrown sneakily: never leave half a unit of work
-            if (transaction != null) {
-                transaction.end();
-            }
-            boolean rolledBack = rollback(connection, e);
-            reusable = rolledBack && phase == Phase.WORK && (transaction == null || transaction.failure() == null);
-            if (phase == Phase.COMMIT && !transaction.claims().isEmpty()) {
-                // A claim whose commit reply was lost may have committed: look for it, so that it is
-                // handed to its claimer instead of being stranded until its lease expires.
-                switch (committedClaims(transaction.claims(), e)) {
-                    case ALL -> {
-                        return new Attempt<>(result, false);
-                    }
-                    case NONE -> {
-                        if (!lastAttempt) {
-                            return new Attempt<>(null, true);
-                        }
-                    }
-                    case UNKNOWN -> {}
-                }
-            }
-            SQLException storageFailure = storageFailure(e, transaction);
-            if (storageFailure != null && !lastAttempt && dialect.isTransient(storageFailure)) {
-                return new Attempt<>(null, true);
-            }
-            throw failure(phase, e, transaction);
-        } finally {
-            connections.release(connection, reusable);
-        }
-    }
-
-    /** Whether the claims of a unit of work whose commit failed were committed after all. */
-    private enum Committed {
-        ALL,
-        NONE,
-        UNKNOWN
-    }
-
-    private Committed committedClaims(List<JdbcTransaction.Claim> claims, Throwable commitFailure) {
-        try {
-            int found = autoCommitted(connection -> {
-                int count = 0;
-                try (PreparedStatement statement = connection.prepareStatement("SELECT 1 FROM taskagent_tasks WHERE"
-                        + " id = ? AND status = " + Dialect.RUNNING + " AND claim_token = ?")) {
-                    for (JdbcTransaction.Claim claim : claims) {
-                        statement.setLong(1, claim.taskId());
-                        statement.setString(2, claim.token());
-                        if (Dialect.queryLong(statement).isPresent()) {
-                            count++;
-                        }
-                    }
-                }
-                return count;
-            });
-            if (found == claims.size()) {
-                LOG.info(
-                        "The commit of a claim failed ({}) but the claim was committed; it is returned",
-                        commitFailure.toString());
-                return Committed.ALL;
-            }
-            return found == 0 ? Committed.NONE : Committed.UNKNOWN;
-        } catch (SQLException e) {
-            commitFailure.addSuppressed(e);
-            return Committed.UNKNOWN;
-        }
-    }
-
-    /** The storage failure behind an attempt's failure, if it is one. */
-    private static SQLException storageFailure(Throwable failure, JdbcTransaction transaction) {
-        if (transaction != null && transaction.failure() != null) {
-            return transaction.failure();
-        }
-        return failure instanceof SQLException sql ? sql : null;
-    }
-
-    /** What the caller gets: the work's own exception unchanged (TS-1.2), else a TaskStoreException. */
-    private RuntimeException failure(Phase phase, Throwable failure, JdbcTransaction transaction) {
-        if (phase == Phase.WORK || !(failure instanceof SQLException sql)) {
-            return JdbcSupport.sneakyThrow(failure);
-        }
-        return switch (phase) {
-            case START ->
-                new TaskStoreException(
-                        "Could not start a transaction on " + connections.description() + ": "
-                                + JdbcSupport.describe(sql),
-                        sql);
-            case COMMIT ->
-                new TaskStoreException(
-                        "Could not commit the unit of work on " + database + ": " + JdbcSupport.describe(sql)
-                                + (transaction != null && !transaction.claims().isEmpty()
-                                        ? ". Whether it committed is unknown; a task it claimed comes back when"
-                                                + " its lease expires"
-                                        : ". It was rolled back, unless the database committed it before the"
-                                                + " connection failed"),
-                        sql);
-            case WORK -> throw new IllegalStateException("unreachable: the work's own failures are rethrown above");
-        };
-    }
-
-    /**
-     * Rolls back; a failure to do so is added to the exception on its way out.
-     *
-     * @return whether the connection is fit for reuse
-     */
-    private static boolean rollback(Connection connection, Throwable cause) {
-        try {
-            connection.rollback();
-            return true;
-        } catch (SQLException | RuntimeException e) {
-            cause.addSuppressed(e);
-            return false;
-        }
+        return units.run(work);
     }
 
     /**
@@ -575,6 +247,7 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            units.close();
             if (feed != null) {
                 feed.close();
             }
@@ -627,6 +300,7 @@ public final class JdbcTaskStore implements TaskStore {
         private Duration eventPollInterval;
         private boolean notifications = true;
         private String notificationUrl;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
 
         private Builder(DataSource dataSource, String jdbcUrl) {
             this.dataSource = dataSource;
@@ -714,6 +388,29 @@ public final class JdbcTaskStore implements TaskStore {
         }
 
         /**
+         * Sets how many connections a store built from a JDBC URL opens at most, the one it keeps open for its
+         * life included (the event feed's PostgreSQL listener is its own, besides them); callers beyond them
+         * wait up to 30 s for one. Default {@value #DEFAULT_MAX_CONNECTIONS}. A store on a {@code DataSource}
+         * takes what its pool gives.
+         *
+         * @param value 2 to 1,000
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is out of bounds
+         * @throws IllegalStateException if the builder was made for a {@code DataSource}
+         */
+        public Builder maxConnections(int value) {
+            if (value < 2 || value > 1_000) {
+                throw new IllegalArgumentException("maxConnections must be between 2 and 1000, was " + value);
+            }
+            if (dataSource != null) {
+                throw new IllegalStateException("maxConnections applies to a store built from a JDBC URL;"
+                        + " a store on a DataSource takes what its pool gives: size the pool instead");
+            }
+            maxConnections = value;
+            return this;
+        }
+
+        /**
          * Makes feed subscriptions poll without {@code LISTEN}: for PostgreSQL behind a pooler in
          * transaction mode (PgBouncer), where a listening session does not hold.
          *
@@ -752,7 +449,7 @@ public final class JdbcTaskStore implements TaskStore {
             }
             String durableUrl = H2WriteDelay.durableUrl(jdbcUrl);
             try {
-                return new DriverManagerConnections(durableUrl);
+                return new DriverManagerConnections(durableUrl, maxConnections, CONNECTION_TIMEOUT);
             } catch (SQLException e) {
                 if (durableUrl.equals(jdbcUrl) || !H2WriteDelay.isAdminRightsRequired(e)) {
                     throw connectionFailure(e);
@@ -761,7 +458,7 @@ public final class JdbcTaskStore implements TaskStore {
             // H2 lets only admins set WRITE_DELAY. The database may not delay writes anyway (an admin's
             // connection set it): connect as given, and let the check at start tell, or refuse.
             try {
-                return new DriverManagerConnections(jdbcUrl);
+                return new DriverManagerConnections(jdbcUrl, maxConnections, CONNECTION_TIMEOUT);
             } catch (SQLException e) {
                 throw connectionFailure(e);
             }

@@ -11,6 +11,8 @@ import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.store.spi.TextLimits;
 import dev.taskagent.task.ClaimLostException;
+import dev.taskagent.task.Comment;
+import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
@@ -22,11 +24,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -40,7 +42,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One unit of work on one connection. Every write to a task first updates the task's row (version and
@@ -51,6 +54,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Not thread-safe: used by the thread of its unit of work only (TS-1.4).
  */
 final class JdbcTransaction implements TaskTransaction {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcTransaction.class);
+
     /** The owner of a message linked to the planning section (its task_id is NULL). */
     private static final long PLANNING_SECTION = 0L;
 
@@ -60,13 +65,14 @@ final class JdbcTransaction implements TaskTransaction {
     private static final String BUMP =
             "UPDATE taskagent_tasks SET " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id = ?";
 
+    /** Comments appended by the reaper, in the reclaim's guarded update. */
+    private static final String REAPER_COMMENT = "comments";
+
     private static final String INSERT_TASK = "INSERT INTO taskagent_tasks (session_id, task_order, description,"
             + " status, priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
-            + " created_at, updated_at, version, attempt, max_attempts, children_text, children_version)"
-            + " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1, 0, ?, '', 1)";
-
-    private static final String INSERT_COMMENT =
-            "INSERT INTO taskagent_comments (task_id, author, content, created_at) VALUES (?, ?, ?, ?)";
+            + " created_at, updated_at, version, attempt, max_attempts, progresses, preferences, comments, links)"
+            + " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1, 0, ?, '" + TaskDocument.EMPTY + "', '"
+            + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "')";
 
     private final Connection connection;
     private final Dialect dialect;
@@ -371,6 +377,10 @@ final class JdbcTransaction implements TaskTransaction {
             set(sql, values, update, Field.STEPS, "steps", update.steps());
             set(sql, values, update, Field.CURRENT_STEP, "current_step", update.currentStep());
             set(sql, values, update, Field.ARCHIVED, "archived", update.archived());
+            if (update.changes(Field.USER_PREFERENCES)) {
+                sql.append(", preferences = ?");
+                values.add(TaskDocument.strings(update.userPreferences()));
+            }
             if (update.changes(Field.STATUS) && update.status() != TaskStatus.RUNNING) {
                 sql.append(", lease_expires_at = NULL"); // a task out of running holds no lease (TS-9.3)
             }
@@ -400,11 +410,7 @@ final class JdbcTransaction implements TaskTransaction {
                 }
                 throw new StaleTaskException(taskId, expected.orElse(-1), actual.getAsLong());
             }
-            if (!update.changes(Field.USER_PREFERENCES)) {
-                return readLocked(taskId);
-            }
-            replacePreferences(taskId, update.userPreferences());
-            return writeText(readLocked(taskId));
+            return readLocked(taskId);
         });
     }
 
@@ -424,50 +430,22 @@ final class JdbcTransaction implements TaskTransaction {
         }
     }
 
-    private void replacePreferences(long taskId, List<String> preferences) throws SQLException {
-        try (PreparedStatement delete =
-                connection.prepareStatement("DELETE FROM taskagent_preferences WHERE task_id = ?")) {
-            delete.setLong(1, taskId);
-            delete.executeUpdate();
-        }
-        if (preferences.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement insert =
-                connection.prepareStatement("INSERT INTO taskagent_preferences (task_id, content) VALUES (?, ?)")) {
-            for (String preference : preferences) {
-                insert.setLong(1, taskId);
-                insert.setString(2, preference);
-                insert.addBatch();
-            }
-            insert.executeBatch();
-        }
-    }
-
     /**
-     * Bumps the version and updatedAt, which locks the row until the transaction ends, and appends a child's
-     * entry to the children's text ({@link ChildrenText}) when that was valid and stays short enough; else
-     * the text is dropped, and claims read the task's child tables.
+     * Appends an entry ({@link TaskDocument}) to one of the task's documents, bumping its version and
+     * updatedAt in the same statement, which locks the row until the transaction ends: concurrent appends
+     * wait for each other and keep every entry, in commit order.
      */
-    private void bumpAppending(long taskId, Instant now, String entry) throws SQLException {
-        bumped.add(taskId);
-        try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET children_text ="
-                + " CASE WHEN children_version = version AND CHAR_LENGTH(children_text) + ? <= "
-                + ChildrenText.MAX_CHARS + " THEN " + dialect.append("children_text") + " END,"
-                + " children_version = version + 1, version = version + 1, updated_at = ? WHERE id = ?")) {
-            statement.setInt(1, entry.length());
-            statement.setString(2, entry);
-            statement.setObject(3, JdbcSupport.toDatabase(now));
-            statement.setLong(4, taskId);
+    private void appendTo(long taskId, String column, String entry, Instant now) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET " + column
+                + " = " + TaskDocument.appendEntry(dialect, column) + ", " + Dialect.BUMP_VERSION
+                + ", updated_at = ? WHERE id = ?")) {
+            statement.setString(1, entry);
+            statement.setObject(2, JdbcSupport.toDatabase(now));
+            statement.setLong(3, taskId);
             if (statement.executeUpdate() == 0) {
                 throw new TaskNotFoundException(taskId);
             }
         }
-    }
-
-    /** Writes the children's text of a task read under this unit of work's lock; returns the task. */
-    private Task writeText(Task task) throws SQLException {
-        return ChildrenText.write(connection, task);
     }
 
     /** Bumps the task's version and updatedAt, which locks its row until the transaction ends. */
@@ -490,13 +468,7 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.text(progress, "progress");
         StoreArguments.taskId(taskId);
         return sql("append progress to task " + taskId, () -> {
-            bumpAppending(taskId, now(), ChildrenText.progress(progress));
-            try (PreparedStatement statement =
-                    connection.prepareStatement("INSERT INTO taskagent_progresses (task_id, content) VALUES (?, ?)")) {
-                statement.setLong(1, taskId);
-                statement.setString(2, progress);
-                statement.executeUpdate();
-            }
+            appendTo(taskId, "progresses", TaskDocument.progress(progress), now());
             return readLocked(taskId);
         });
     }
@@ -509,14 +481,7 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.taskId(taskId);
         return sql("add a comment to task " + taskId, () -> {
             Instant now = now();
-            bumpAppending(taskId, now, ChildrenText.comment(author, text, now));
-            try (PreparedStatement statement = connection.prepareStatement(INSERT_COMMENT)) {
-                statement.setLong(1, taskId);
-                statement.setString(2, author);
-                statement.setString(3, text);
-                statement.setObject(4, JdbcSupport.toDatabase(now));
-                statement.executeUpdate();
-            }
+            appendTo(taskId, "comments", TaskDocument.comment(new Comment(author, text, now)), now);
             return readLocked(taskId);
         });
     }
@@ -530,16 +495,7 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.taskId(taskId);
         return sql("add a link to task " + taskId, () -> {
             Instant now = now();
-            bumpAppending(taskId, now, ChildrenText.link(url, description, author, now));
-            try (PreparedStatement statement = connection.prepareStatement("INSERT INTO taskagent_links"
-                    + " (task_id, url, description, author, created_at) VALUES (?, ?, ?, ?, ?)")) {
-                statement.setLong(1, taskId);
-                statement.setString(2, url);
-                statement.setString(3, description);
-                statement.setString(4, author);
-                statement.setObject(5, JdbcSupport.toDatabase(now));
-                statement.executeUpdate();
-            }
+            appendTo(taskId, "links", TaskDocument.link(new Link(url, description, author, now)), now);
             return readLocked(taskId);
         });
     }
@@ -557,7 +513,7 @@ final class JdbcTransaction implements TaskTransaction {
             Instant now = now();
             bump(taskId, now);
             moveMessages(sessionId, ids, taskId, now);
-            return writeText(readLocked(taskId));
+            return readLocked(taskId);
         });
     }
 
@@ -639,9 +595,8 @@ final class JdbcTransaction implements TaskTransaction {
             }
         }
         for (long holder : previousHolders) {
+            // Not read back: the unit of work reports a previous holder by its new version only.
             bump(holder, now);
-            // Not noted as written: the unit of work reports a previous holder without reading it back.
-            writeText(TaskReader.readLocked(connection, dialect, holder));
         }
     }
 
@@ -697,15 +652,44 @@ final class JdbcTransaction implements TaskTransaction {
         checkUsable();
         StoreArguments.name(assignee, "assignee");
         Leases.lease(lease);
+        return claim(assignee, lease);
+    }
+
+    /**
+     * Claims for the store's own {@code claimNext}: like {@link #claimNext}, but a claimed task that cannot be
+     * read (its documents are damaged) is returned as that damage, so that the claim commits and the damaged
+     * task does not block its queue.
+     */
+    Claims.StoreClaim claimForStore(String assignee, Duration lease) {
+        checkUsable();
+        try {
+            return new Claims.StoreClaim(claim(assignee, lease), null);
+        } catch (DamagedTaskException e) {
+            bumped.add(e.taskId()); // its feed hears of the claim as an update
+            return new Claims.StoreClaim(Optional.empty(), e);
+        }
+    }
+
+    private Optional<Task> claim(String assignee, Duration lease) {
         // Where the dialect can, the claim's statement appends its event too, sparing a statement per claim.
-        boolean eventInStatement = feedEvents && dialect.claimAppendsEvent();
+        boolean eventInStatement = feedEvents && Claims.appendsEvent(dialect);
         String token = JdbcSupport.claimToken();
-        Optional<Task> claimed = sql("claim the next task of '" + assignee + "'", () -> {
-            LocalDateTime claimedAt = JdbcSupport.toDatabase(now());
-            return eventInStatement
-                    ? dialect.claimReadAndAppendEvent(connection, assignee, claimedAt, micros(lease), token)
-                    : dialect.claimAndRead(connection, assignee, claimedAt, micros(lease), token);
-        });
+        Optional<Task> claimed;
+        try {
+            claimed = sql(
+                    "claim the next task of '" + assignee + "'",
+                    () -> Claims.claimAndRead(
+                            connection,
+                            dialect,
+                            assignee,
+                            JdbcSupport.toDatabase(now()),
+                            Claims.micros(lease),
+                            eventInStatement ? FeedEncoding.jsonString(assignee) : null,
+                            token));
+        } catch (DamagedTaskException e) {
+            claims.add(new Claim(e.taskId(), token));
+            throw e;
+        }
         claimed.ifPresent(task -> {
             claims.add(new Claim(task.id(), token));
             wrote(task);
@@ -811,66 +795,94 @@ final class JdbcTransaction implements TaskTransaction {
         }
         return sql("take back the tasks whose lease expired", () -> {
             List<Expired> expired = dialect.lockExpiredLeases(connection, limit);
-            if (expired.isEmpty()) {
-                return List.of();
-            }
-            Instant now = now();
-            List<Expired> taken = new ArrayList<>(expired.size());
-            // One update per task, guarded by status, attempt and expiry, so that a task completed or
-            // renewed since it was read is never touched (TS-9.4).
-            try (PreparedStatement update = connection.prepareStatement("UPDATE taskagent_tasks SET status = ?,"
-                    + " lease_expires_at = NULL, " + Dialect.BUMP_VERSION
-                    + ", updated_at = ? WHERE id = ? AND status = "
-                    + Dialect.RUNNING + " AND attempt = ? AND lease_expires_at < " + dialect.databaseNow())) {
-                for (Expired task : expired) {
-                    int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
-                    ReclaimedTask.Outcome outcome = Leases.outcome(task.attempt(), maxAttempts);
-                    update.setString(
-                            1,
-                            outcome == ReclaimedTask.Outcome.REQUEUED
-                                    ? TaskStatus.PENDING.wireName()
-                                    : TaskStatus.FAILED.wireName());
-                    update.setObject(2, JdbcSupport.toDatabase(now));
-                    update.setLong(3, task.id());
-                    update.setInt(4, task.attempt());
-                    update.addBatch();
+            List<Long> damaged = new ArrayList<>();
+            while (!expired.isEmpty()) {
+                // A savepoint, so that the tasks that turn out damaged can be left out without losing the
+                // unit of work's other writes.
+                Savepoint savepoint = connection.setSavepoint();
+                List<ReclaimedTask> reclaimed = reclaim(expired, defaultMaxAttempts, damaged);
+                if (damaged.isEmpty()) {
+                    connection.releaseSavepoint(savepoint);
+                    return reclaimed;
                 }
-                int[] counts = update.executeBatch();
-                for (int index = 0; index < counts.length; index++) {
-                    // SUCCESS_NO_INFO (-2) can only come from a driver that rewrote the batch; the guard
-                    // holds for rows this transaction locked, which is every dialect's case but H2's.
-                    if (counts[index] == 1 || counts[index] == java.sql.Statement.SUCCESS_NO_INFO) {
-                        taken.add(expired.get(index));
-                    }
+                connection.rollback(savepoint);
+                for (long taskId : damaged) {
+                    LOG.warn(
+                            "Task {} was not reclaimed although its lease expired: its documents are damaged;"
+                                    + " repair its row in taskagent_tasks",
+                            taskId);
                 }
+                Set<Long> skipped = new HashSet<>(damaged);
+                expired = expired.stream()
+                        .filter(task -> !skipped.contains(task.id()))
+                        .toList();
+                damaged.clear();
             }
-            if (taken.isEmpty()) {
-                return List.of();
-            }
-            try (PreparedStatement comment = connection.prepareStatement(INSERT_COMMENT)) {
-                for (Expired task : taken) {
-                    int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
-                    comment.setLong(1, task.id());
-                    comment.setString(2, Leases.REAPER);
-                    comment.setString(3, Leases.reclaimComment(task.attempt(), maxAttempts, task.leaseExpiresAt()));
-                    comment.setObject(4, JdbcSupport.toDatabase(now));
-                    comment.addBatch();
-                }
-                comment.executeBatch();
-            }
-            Map<Long, Task> read = new HashMap<>();
-            for (Task task : TaskReader.readIds(
-                    connection, dialect, taken.stream().map(Expired::id).toList())) {
-                read.put(task.id(), task);
-            }
-            List<ReclaimedTask> reclaimed = new ArrayList<>(taken.size());
-            for (Expired task : taken) {
-                int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
-                reclaimed.add(new ReclaimedTask(
-                        read.get(task.id()), task.attempt(), Leases.outcome(task.attempt(), maxAttempts)));
-            }
-            return List.copyOf(reclaimed);
+            return List.of();
         });
+    }
+
+    /**
+     * Takes back the expired tasks that are still expired: each back to pending, or failed on its last
+     * attempt, with the reaper's comment appended in the same guarded statement (TS-9.4); then reads them,
+     * noting in {@code damaged} those that cannot be read.
+     */
+    private List<ReclaimedTask> reclaim(List<Expired> expired, int defaultMaxAttempts, List<Long> damaged)
+            throws SQLException {
+        Instant now = now();
+        List<Expired> taken = new ArrayList<>(expired.size());
+        // One update per task, guarded by status, attempt and expiry, so that a task completed or renewed
+        // since it was read is never touched (TS-9.4).
+        try (PreparedStatement update = connection.prepareStatement("UPDATE taskagent_tasks SET status = ?,"
+                + " lease_expires_at = NULL, " + REAPER_COMMENT + " = "
+                + TaskDocument.appendEntry(dialect, REAPER_COMMENT) + ", " + Dialect.BUMP_VERSION
+                + ", updated_at = ? WHERE id = ? AND status = " + Dialect.RUNNING + " AND attempt = ? AND"
+                + " lease_expires_at < " + dialect.databaseNow())) {
+            for (Expired task : expired) {
+                int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
+                ReclaimedTask.Outcome outcome = Leases.outcome(task.attempt(), maxAttempts);
+                update.setString(
+                        1,
+                        outcome == ReclaimedTask.Outcome.REQUEUED
+                                ? TaskStatus.PENDING.wireName()
+                                : TaskStatus.FAILED.wireName());
+                update.setString(
+                        2,
+                        TaskDocument.comment(new Comment(
+                                Leases.REAPER,
+                                Leases.reclaimComment(task.attempt(), maxAttempts, task.leaseExpiresAt()),
+                                now)));
+                update.setObject(3, JdbcSupport.toDatabase(now));
+                update.setLong(4, task.id());
+                update.setInt(5, task.attempt());
+                update.addBatch();
+            }
+            int[] counts = update.executeBatch();
+            for (int index = 0; index < counts.length; index++) {
+                // SUCCESS_NO_INFO (-2) can only come from a driver that rewrote the batch; the guard holds
+                // for rows this transaction locked, which is every dialect's case but H2's.
+                if (counts[index] == 1 || counts[index] == java.sql.Statement.SUCCESS_NO_INFO) {
+                    taken.add(expired.get(index));
+                }
+            }
+        }
+        if (taken.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, Task> read = new HashMap<>();
+        for (Task task : TaskReader.readIdsSkippingDamaged(
+                connection, dialect, taken.stream().map(Expired::id).toList(), damaged)) {
+            read.put(task.id(), task);
+        }
+        List<ReclaimedTask> reclaimed = new ArrayList<>(taken.size());
+        for (Expired task : taken) {
+            int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : defaultMaxAttempts;
+            Task current = read.get(task.id());
+            if (current != null) {
+                reclaimed.add(new ReclaimedTask(current, task.attempt(), Leases.outcome(task.attempt(), maxAttempts)));
+            }
+        }
+        return List.copyOf(reclaimed);
     }
 
     // ---- the event feed
@@ -961,6 +973,6 @@ final class JdbcTransaction implements TaskTransaction {
     record Expired(long id, int attempt, int maxAttempts, Instant leaseExpiresAt) {}
 
     private static long micros(Duration lease) {
-        return TimeUnit.NANOSECONDS.toMicros(lease.toNanos());
+        return Claims.micros(lease);
     }
 }

@@ -10,9 +10,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * Creates and migrates the store's schema from the versioned {@code .sql} resources of a dialect,
  * recording each applied version in {@code taskagent_schema_version}. Safe when several stores start at
  * once: migrations of one JVM are serialised by a lock, those of several processes by the database's own
- * lock (PostgreSQL advisory lock, MariaDB/MySQL {@code GET_LOCK}), and every statement is idempotent.
+ * lock (PostgreSQL advisory lock, MariaDB/MySQL {@code GET_LOCK}); H2 has none that spans DDL, so there
+ * every statement is idempotent and a migration that fails on another process's half-done work runs again.
  *
  * <p>Thread-safe (stateless).
  */
@@ -30,7 +34,25 @@ final class SchemaMigrator {
 
     /** The migrations, oldest first; each dialect folder holds a file of each name. */
     static final List<String> MIGRATIONS = List.of(
-            "V1__tasks.sql", "V2__leases.sql", "V3__events.sql", "V4__claim_token.sql", "V5__children_text.sql");
+            "V1__tasks.sql",
+            "V2__leases.sql",
+            "V3__events.sql",
+            "V4__claim_token.sql",
+            "V5__children_text.sql",
+            "V6__task_documents.sql");
+
+    /** The migration whose script is followed by a data step in Java and a second script. */
+    static final String DOCUMENTS = "V6__task_documents.sql";
+
+    /** The second script of {@link #DOCUMENTS}, run once every task row holds its documents. */
+    static final String DOCUMENTS_FINISH = "V6__task_documents_finish.sql";
+
+    /**
+     * How long a migration that failed is tried again: H2 has no lock that spans its DDL (every DDL
+     * statement commits), so processes that start on one empty H2 database at once run the same idempotent
+     * scripts side by side, and one of them may fail on the other's half-done work; it runs them again.
+     */
+    static final Duration RETRY_WITHIN = Duration.ofSeconds(60);
 
     /** Created before any migration runs; not versioned itself. */
     static final String VERSION_TABLE_SCRIPT = "schema_version.sql";
@@ -55,6 +77,26 @@ final class SchemaMigrator {
      * @return the schema version the database was at before
      */
     static int migrate(Connection connection, Dialect dialect, Instant now) throws SQLException {
+        long deadline = System.nanoTime() + RETRY_WITHIN.toNanos();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return migrateOnce(connection, dialect, now);
+            } catch (SQLException e) {
+                if (System.nanoTime() - deadline >= 0 || JdbcSupport.connectionLost(e)) {
+                    throw e;
+                }
+                LOG.info(
+                        "Migrating the taskagent schema failed ({}); another process may be migrating it at the"
+                                + " same time: trying again (attempt {})",
+                        e.getMessage(),
+                        attempt + 1);
+                LockSupport.parkNanos(
+                        ThreadLocalRandom.current().nextLong(20, 200) * 1_000_000L * Math.min(attempt, 5));
+            }
+        }
+    }
+
+    private static int migrateOnce(Connection connection, Dialect dialect, Instant now) throws SQLException {
         JVM_LOCK.lock();
         try {
             connection.setAutoCommit(true);
@@ -95,6 +137,16 @@ final class SchemaMigrator {
             int version = version(migration);
             if (version > current) {
                 run(connection, dialect, migration);
+                connection.commit();
+                if (migration.equals(DOCUMENTS)) {
+                    long moved = DocumentMigration.run(connection);
+                    if (moved > 0) {
+                        LOG.info(
+                                "Moved the progresses, preferences, comments and links of {} tasks into their rows",
+                                moved);
+                    }
+                    run(connection, dialect, DOCUMENTS_FINISH);
+                }
                 try (PreparedStatement insert = connection.prepareStatement(dialect.insertSchemaVersionIfAbsent())) {
                     insert.setInt(1, version);
                     insert.setString(2, description(migration));

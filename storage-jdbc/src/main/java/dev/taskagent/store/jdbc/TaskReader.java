@@ -1,8 +1,6 @@
 package dev.taskagent.store.jdbc;
 
 import dev.taskagent.store.spi.TaskBuilder;
-import dev.taskagent.task.Comment;
-import dev.taskagent.task.Link;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
@@ -21,15 +19,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads tasks with every field in ONE statement: the task rows and their progresses, preferences,
- * comments, links and message ids, as a UNION ALL of one branch per table. One statement sees one
- * committed state of the database on every supported database at READ COMMITTED, so a reader never sees a
- * task row from before a commit beside children from after it (TS-1.3).
+ * Reads tasks with every field in ONE statement: the task rows, which hold their progresses, preferences,
+ * comments and links as JSON documents ({@link TaskDocument}), and their message ids, as a UNION ALL of
+ * two branches. One statement sees one committed state of the database on every supported database at
+ * READ COMMITTED, so a reader never sees a task row from before a commit beside message ids from after it
+ * (TS-1.3). Every read of a task, a claim's included, builds it here: a claim returns what a read returns
+ * (TS-7.7).
  *
- * <p>The statement has no ORDER BY: the rows are put in order here (children by their sequence), which
- * spares the database a sort of the whole union (MariaDB writes it to a temporary table). A read by id
- * or by a list of ids matches the children's {@code task_id} directly; the other reads join them to the
- * selected task rows.
+ * <p>The statement has no ORDER BY: message ids are put in order here, which spares the database a sort
+ * of the union (MariaDB writes it to a temporary table). A read by id or by a list of ids matches the
+ * messages' {@code task_id} directly; the other reads join them to the selected task rows.
  *
  * <p>Thread-safe (stateless).
  */
@@ -46,7 +45,7 @@ final class TaskReader {
         /** Selects the task rows (alias t). */
         private final String condition;
 
-        /** Selects the child rows (alias c) by their task_id, or null to join them to the selected tasks. */
+        /** Selects the message rows (alias c) by their task_id, or null to join them to the selected tasks. */
         private final String childCondition;
 
         Shape(String condition, String childCondition) {
@@ -89,32 +88,25 @@ final class TaskReader {
 
     static final Comparator<Task> SESSION_ORDER = Comparator.comparingInt(Task::order);
 
-    private static final int COLUMNS = 20;
+    private static final int COLUMNS = 25;
+
+    /** The column that tells, in a claim's statement, the claimed row's version in the statement's snapshot. */
+    private static final int SNAPSHOT_VERSION = 25;
 
     // Columns: kind, task_id, seq, text_a, text_b, text_c, time_a, time_b, int_a, int_b, int_c, long_a,
-    // status, assignee, previous_assignee, created_by, archived, attempt, lease_expires_at, max_attempts.
-    // The task branch comes first so that
-    // its types decide the union's column types; the other branches fill what they lack with NULL.
+    // status, assignee, previous_assignee, created_by, archived, attempt, lease_expires_at, max_attempts,
+    // progresses, preferences, comments, links, snapshot_version. The task branch comes first so that its
+    // types decide the union's column types; the message branch fills what it lacks with NULL.
     private static final String TASK_COLUMNS = "SELECT 'T' AS kind, t.id AS task_id, 0 AS seq,"
             + " t.description AS text_a, t.steps AS text_b, t.session_id AS text_c, t.created_at AS time_a,"
             + " t.updated_at AS time_b, t.task_order AS int_a, t.priority AS int_b, t.current_step AS int_c,"
             + " t.version AS long_a, t.status AS status, t.assignee AS assignee,"
             + " t.previous_assignee AS previous_assignee, t.created_by AS created_by, t.archived AS archived,"
-            + " t.attempt AS attempt, t.lease_expires_at AS lease_expires_at, t.max_attempts AS max_attempts";
-    private static final String TASK_BRANCH = TASK_COLUMNS + " FROM taskagent_tasks t WHERE ";
-    private static final List<String> CHILD_BRANCHES = List.of(
-            childBranch("P", "taskagent_progresses", "c.id", "c.content"),
-            childBranch("U", "taskagent_preferences", "c.id", "c.content"),
-            childBranch("C", "taskagent_comments", "c.id", "c.content", "c.author", "NULL", "c.created_at"),
-            childBranch("L", "taskagent_links", "c.id", "c.url", "c.description", "c.author", "c.created_at"),
-            childBranch("M", "taskagent_messages", "c.seq", "c.message_id"));
-
-    /** The task columns, then the children's text and its version ({@link ChildrenText}), of the row t. */
-    private static final String CLAIMED_COLUMNS =
-            TASK_COLUMNS + ", t.children_text AS children_text, t.children_version AS children_version";
-
-    /** Reads a claimed task's row by id, for {@link #readClaimed}. */
-    static final String CLAIMED_ROW = CLAIMED_COLUMNS + " FROM taskagent_tasks t WHERE t.id = ?";
+            + " t.attempt AS attempt, t.lease_expires_at AS lease_expires_at, t.max_attempts AS max_attempts,"
+            + " t.progresses AS progresses, t.preferences AS preferences, t.comments AS comments,"
+            + " t.links AS links";
+    private static final String TASK_BRANCH = TASK_COLUMNS + ", NULL AS snapshot_version FROM taskagent_tasks t WHERE ";
+    private static final String MESSAGE_BRANCH = messageBranch();
 
     private static final Map<Shape, String> UNIONS = new EnumMap<>(Shape.class);
 
@@ -135,34 +127,23 @@ final class TaskReader {
 
     private TaskReader() {}
 
-    private static String childBranch(String kind, String table, String seq, String... columns) {
-        StringBuilder sql = new StringBuilder("SELECT '")
-                .append(kind)
-                .append("', c.task_id, ")
-                .append(seq);
-        for (String column : columns) {
-            sql.append(", ").append(column);
-        }
-        for (int column = 3 + columns.length; column < COLUMNS; column++) {
+    private static String messageBranch() {
+        StringBuilder sql = new StringBuilder("SELECT 'M', c.task_id, c.seq, c.message_id");
+        for (int column = 5; column <= COLUMNS; column++) {
             sql.append(", NULL");
         }
-        return sql.append(" FROM ").append(table).append(" c").toString();
+        return sql.append(" FROM taskagent_messages c").toString();
     }
 
     private static String union(Shape shape) {
-        StringBuilder sql = new StringBuilder(TASK_BRANCH).append(shape.condition);
-        // The children of the selected tasks by a join, not "c.task_id IN (SELECT ...)": H2 evaluated the
-        // IN subquery as a list and scanned each child table whole, so a session's read grew with the
-        // database (an extraction iteration on H2 took 66 ms where it had taken 14).
-        // A read by id matches the children's task_id straight away (an index lookup per id); the other
-        // shapes join the task table. Joined, a read of 50 ids made PostgreSQL hash whole child tables.
+        // The messages of the selected tasks by a join, not "c.task_id IN (SELECT ...)": H2 evaluated the
+        // IN subquery as a list and scanned the table whole, so a session's read grew with the database.
+        // A read by id matches the messages' task_id straight away (an index lookup per id); the other
+        // shapes join the task table. Joined, a read of 50 ids made PostgreSQL hash the whole table.
         String childCondition = shape.childCondition != null
                 ? " WHERE " + shape.childCondition
                 : " JOIN taskagent_tasks t ON t.id = c.task_id WHERE " + shape.condition;
-        for (String branch : CHILD_BRANCHES) {
-            sql.append(" UNION ALL ").append(branch).append(childCondition);
-        }
-        return sql.toString();
+        return TASK_BRANCH + shape.condition + " UNION ALL " + MESSAGE_BRANCH + childCondition;
     }
 
     /** The statement that reads the tasks of a shape, with all their children, on a dialect. */
@@ -171,72 +152,52 @@ final class TaskReader {
     }
 
     /**
-     * A statement that claims and reads at once, for PostgreSQL: {@code claim} is an {@code UPDATE … RETURNING
-     * *} of the claimed task row; run as the CTE {@code claimed}, it returns that row with its children's
-     * text ({@link ChildrenText}), for {@link #readClaimed}. The row is the newest committed version, the
-     * one the claim locked, so its text belongs to it. The statement reads no child table: a statement
-     * that did, even to find no rows, set up each table and index on every claim, a third of its cost.
-     */
-    static String claimingRead(String claim) {
-        return claimingRead(claim, null);
-    }
-
-    /**
-     * A {@link #claimingRead(String)} with one more data-modifying CTE after {@code claimed}, which reads it:
-     * {@code name AS (INSERT …)}. PostgreSQL runs it to completion whether or not the statement reads it; its
-     * parameters follow the claim's.
+     * A statement that claims and reads at once, for PostgreSQL: {@code claim} is an {@code UPDATE …
+     * RETURNING *} of the claimed task row, run as the CTE {@code claimed}, and {@code moreCte}, when not
+     * null, one more data-modifying CTE after it ({@code name AS (INSERT …)}, its parameters after the
+     * claim's). It returns the rows {@link #readClaimed} reads: the claimed row as the claim left it, its
+     * message ids, and the row's version in the statement's snapshot, by which the reader knows that the
+     * message ids (read in that snapshot) belong to the claimed version of the row.
      */
     static String claimingRead(String claim, String moreCte) {
         StringBuilder sql = new StringBuilder("WITH claimed AS (").append(claim).append(") ");
         if (moreCte != null) {
             sql.append(", ").append(moreCte).append(' ');
         }
-        return sql.append(CLAIMED_COLUMNS).append(" FROM claimed t").toString();
+        return sql.append(TASK_COLUMNS)
+                .append(", (SELECT s.version FROM taskagent_tasks s WHERE s.id = t.id) FROM claimed t UNION ALL ")
+                .append(MESSAGE_BRANCH)
+                .append(" WHERE c.task_id = (SELECT id FROM claimed)")
+                .toString();
     }
 
     /**
-     * What a {@link #claimingRead} or {@link #CLAIMED_ROW} returned.
+     * What a {@link #claimingRead} returned.
      *
      * @param taskId the claimed task
-     * @param task the claimed task, or null when the row's children's text is not valid ({@link ChildrenText}),
-     *     so that its children must be read from their tables
+     * @param task the claimed task, or null when another unit of work wrote the task between the statement's
+     *     snapshot and the claim's lock, so that its message ids must be read again
      */
     record ClaimedRead(long taskId, Task task) {}
 
     /**
-     * @return the claimed task from the row of a {@link #claimingRead} or {@link #CLAIMED_ROW}, or empty when
-     *     there is no row
+     * @return the claimed task from the rows of a {@link #claimingRead}, or empty when it claimed nothing
+     * @throws DamagedTaskException if the claimed task's documents are damaged
      */
     static Optional<ClaimedRead> readClaimed(ResultSet rows) throws SQLException {
-        if (!rows.next()) {
+        Map<Long, Parts> tasks = collect(rows);
+        if (tasks.isEmpty()) {
             return Optional.empty();
         }
-        Parts parts = new Parts(rows.getLong(2));
-        parts.readTask(rows);
-        String text = rows.getString(21);
-        long textVersion = rows.getLong(22);
-        if (rows.next()) {
-            throw new IllegalStateException("A claim returned more than one row");
+        if (tasks.size() > 1) {
+            throw new IllegalStateException("A claim returned more than one task");
         }
-        if (text == null || textVersion != parts.version) {
-            return Optional.of(new ClaimedRead(parts.id, null));
+        Parts parts = tasks.values().iterator().next();
+        if (parts.task == null) {
+            throw new IllegalStateException("A claim returned message ids without its task");
         }
-        ChildrenText.Children children;
-        try {
-            children = ChildrenText.parse(text);
-        } catch (IllegalArgumentException e) {
-            // Written by hand or damaged: the child tables are the truth.
-            return Optional.of(new ClaimedRead(parts.id, null));
-        }
-        return Optional.of(new ClaimedRead(
-                parts.id,
-                parts.task
-                        .progresses(children.progresses())
-                        .userPreferences(children.preferences())
-                        .comments(children.comments())
-                        .links(children.links())
-                        .messageIds(children.messageIds())
-                        .build()));
+        boolean snapshotCurrent = parts.snapshotVersion + 1 == parts.version;
+        return Optional.of(new ClaimedRead(parts.id, snapshotCurrent ? parts.build() : null));
     }
 
     /** Reads a task that this unit of work holds locked, so that it exists. */
@@ -263,29 +224,65 @@ final class TaskReader {
         return tasks;
     }
 
-    /** Reads the selected tasks, in no particular order. */
+    /**
+     * Reads the selected tasks, in no particular order.
+     *
+     * @throws DamagedTaskException if a document of a selected task is damaged
+     */
     static List<Task> read(Connection connection, Dialect dialect, Filter filter) throws SQLException {
+        return read(connection, dialect, filter, null);
+    }
+
+    /**
+     * Reads tasks by id like {@link #readIds}, leaving out the tasks whose documents are damaged and adding
+     * their ids to {@code damaged}, for writes of many tasks that one damaged task must not stop.
+     */
+    static List<Task> readIdsSkippingDamaged(Connection connection, Dialect dialect, List<Long> ids, List<Long> damaged)
+            throws SQLException {
+        List<Task> tasks = new ArrayList<>(ids.size());
+        for (int from = 0; from < ids.size(); from += IDS_PER_READ) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_READ));
+            Object[] parameters = new Object[IDS_PER_READ];
+            for (int index = 0; index < IDS_PER_READ; index++) {
+                parameters[index] = chunk.get(Math.min(index, chunk.size() - 1));
+            }
+            tasks.addAll(read(connection, dialect, new Filter(Shape.IDS, parameters), damaged));
+        }
+        return tasks;
+    }
+
+    private static List<Task> read(Connection connection, Dialect dialect, Filter filter, List<Long> damaged)
+            throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql(filter.shape(), dialect))) {
             int index = 1;
-            for (int branch = 0; branch <= CHILD_BRANCHES.size(); branch++) {
+            for (int branch = 0; branch < 2; branch++) {
                 for (Object parameter : filter.parameters()) {
                     statement.setObject(index++, parameter);
                 }
             }
             try (ResultSet rows = statement.executeQuery()) {
-                return assemble(rows);
+                return assemble(rows, damaged);
             }
         }
     }
 
-    private static List<Task> assemble(ResultSet rows) throws SQLException {
+    /** Builds the tasks of the rows; a damaged one throws, or with a {@code damaged} list is left out. */
+    private static List<Task> assemble(ResultSet rows, List<Long> damaged) throws SQLException {
         Map<Long, Parts> tasks = collect(rows);
         List<Task> result = new ArrayList<>(tasks.size());
         for (Parts parts : tasks.values()) {
-            // A child whose task row the filter matched in its subquery but not in the task branch
-            // cannot occur within one statement; skip it defensively rather than build half a task.
-            if (parts.task != null) {
+            // Message ids whose task row the filter matched in the join but not in the task branch cannot
+            // occur within one statement; skip them defensively rather than build half a task.
+            if (parts.task == null) {
+                continue;
+            }
+            try {
                 result.add(parts.build());
+            } catch (DamagedTaskException e) {
+                if (damaged == null) {
+                    throw e;
+                }
+                damaged.add(parts.id);
             }
         }
         return result;
@@ -296,16 +293,9 @@ final class TaskReader {
         while (rows.next()) {
             String kind = rows.getString(1);
             Parts parts = tasks.computeIfAbsent(rows.getLong(2), Parts::new);
-            long seq = rows.getLong(3);
             switch (kind) {
                 case "T" -> parts.readTask(rows);
-                case "P" -> parts.progresses.add(seq, rows.getString(4));
-                case "U" -> parts.preferences.add(seq, rows.getString(4));
-                case "C" -> parts.comments.add(seq, new Comment(rows.getString(5), rows.getString(4), time(rows, 7)));
-                case "L" ->
-                    parts.links.add(
-                            seq, new Link(rows.getString(4), rows.getString(5), rows.getString(6), time(rows, 7)));
-                case "M" -> parts.messageIds.add(seq, rows.getString(4));
+                case "M" -> parts.messageIds.add(rows.getLong(3), rows.getString(4));
                 default -> throw new IllegalStateException("Unknown row kind " + kind);
             }
         }
@@ -322,10 +312,11 @@ final class TaskReader {
         private final long id;
         private TaskBuilder task;
         private long version;
-        private final Children<String> progresses = new Children<>();
-        private final Children<String> preferences = new Children<>();
-        private final Children<Comment> comments = new Children<>();
-        private final Children<Link> links = new Children<>();
+        private long snapshotVersion;
+        private String progresses;
+        private String preferences;
+        private String comments;
+        private String links;
         private final Children<String> messageIds = new Children<>();
 
         Parts(long id) {
@@ -353,13 +344,19 @@ final class TaskReader {
                     .attempt(rows.getInt(18))
                     .leaseExpiresAt(time(rows, 19))
                     .maxAttempts(rows.getInt(20));
+            progresses = rows.getString(21);
+            preferences = rows.getString(22);
+            comments = rows.getString(23);
+            links = rows.getString(24);
+            snapshotVersion = rows.getLong(SNAPSHOT_VERSION);
         }
 
+        /** @throws DamagedTaskException if a document of the task is damaged */
         Task build() {
-            return task.progresses(progresses.inOrder())
-                    .userPreferences(preferences.inOrder())
-                    .comments(comments.inOrder())
-                    .links(links.inOrder())
+            return task.progresses(TaskDocument.readStrings(progresses, id, "progresses"))
+                    .userPreferences(TaskDocument.readStrings(preferences, id, "preferences"))
+                    .comments(TaskDocument.readComments(comments, id))
+                    .links(TaskDocument.readLinks(links, id))
                     .messageIds(messageIds.inOrder())
                     .build();
         }

@@ -38,8 +38,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The server kills the pool's connections while eight workers claim and complete 2,000 tasks: a claim
- * whose commit reply is lost is found on a fresh connection or comes back with its lease, and no task is
- * lost or completed twice. On PostgreSQL ({@code pg_terminate_backend}) and MariaDB ({@code KILL
+ * whose commit reply is lost is found on a fresh connection once the server has ended the killed session,
+ * so every claim that committed reaches its claimer (unless it was told the outcome is unknown), and no task
+ * is lost or completed twice. On PostgreSQL ({@code pg_terminate_backend}) and MariaDB ({@code KILL
  * CONNECTION}) when their URLs are set.
  */
 class ConnectionKillTest {
@@ -68,6 +69,8 @@ class ConnectionKillTest {
         Map<Long, Integer> completions = new ConcurrentHashMap<>();
         AtomicInteger failures = new AtomicInteger();
         AtomicInteger lost = new AtomicInteger();
+        Set<String> handedOut = ConcurrentHashMap.newKeySet();
+        AtomicInteger unknownClaims = new AtomicInteger();
         int killed = 0;
         try (HikariDataSource pool = new HikariDataSource(config);
                 JdbcTaskStore store = new JdbcTaskStore(pool)) {
@@ -82,7 +85,8 @@ class ConnectionKillTest {
             try {
                 List<Future<?>> running = new ArrayList<>();
                 for (int worker = 0; worker < WORKERS; worker++) {
-                    running.add(workers.submit(() -> work(queue, completions, failures, lost)));
+                    running.add(
+                            workers.submit(() -> work(queue, completions, failures, lost, handedOut, unknownClaims)));
                 }
                 for (int kill = 1; kill <= KILLS; kill++) {
                     awaitCompletions(completions, TASKS * kill / (KILLS + 1));
@@ -108,11 +112,31 @@ class ConnectionKillTest {
             });
             assertThat(completions.keySet()).as("tasks completed").containsExactlyInAnyOrderElementsOf(ids);
             assertThat(completions.values()).as("completions per task").containsOnly(1);
+            // Every claim that committed was handed to its claimer, found after a lost reply if need be,
+            // unless the claimer was told that whether it committed is unknown.
+            List<String> stranded = new ArrayList<>();
+            for (Task task : tasks) {
+                for (int attempt = 1; attempt <= task.attempt(); attempt++) {
+                    if (!handedOut.contains(task.id() + "/" + attempt)) {
+                        stranded.add(task.id() + "/" + attempt);
+                    }
+                }
+            }
+            assertThat(stranded.size())
+                    .as(
+                            "claims that committed but were never handed out (%s); claims told 'unknown': %d",
+                            stranded, unknownClaims.get())
+                    .isLessThanOrEqualTo(unknownClaims.get());
         }
     }
 
     private static Void work(
-            TaskQueue queue, Map<Long, Integer> completions, AtomicInteger failures, AtomicInteger lost) {
+            TaskQueue queue,
+            Map<Long, Integer> completions,
+            AtomicInteger failures,
+            AtomicInteger lost,
+            Set<String> handedOut,
+            AtomicInteger unknownClaims) {
         Instant deadline = Instant.now().plus(DEADLINE);
         while (Instant.now().isBefore(deadline)) {
             Optional<Task> claimed;
@@ -120,6 +144,9 @@ class ConnectionKillTest {
                 claimed = queue.claimNext(AGENT);
             } catch (TaskStoreException e) {
                 failures.incrementAndGet();
+                if (e.getMessage().contains("Whether it committed is unknown")) {
+                    unknownClaims.incrementAndGet();
+                }
                 continue;
             }
             if (claimed.isEmpty()) {
@@ -131,6 +158,7 @@ class ConnectionKillTest {
                 continue;
             }
             Task task = claimed.get();
+            handedOut.add(task.id() + "/" + task.attempt());
             try {
                 queue.complete(task.id(), AGENT, task.attempt(), TaskStatus.SUCCESS, null);
                 completions.merge(task.id(), 1, Integer::sum);

@@ -55,9 +55,9 @@ class PostgresClaimedEventTest {
     void theLeaseEndIsWrittenAsInstantToStringWritesIt(String text) throws SQLException {
         Instant instant = Instant.parse(text);
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement("SELECT " + PostgresDialect.LEASE_UNTIL
+                PreparedStatement statement = connection.prepareStatement("SELECT " + Claims.Postgres.LEASE_UNTIL
                         + " FROM (SELECT CAST(? AS TIMESTAMP) AS lease_expires_at) claimed CROSS JOIN LATERAL "
-                        + PostgresDialect.LEASE_FRACTION)) {
+                        + Claims.Postgres.LEASE_FRACTION)) {
             statement.setObject(1, LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
             try (ResultSet rows = statement.executeQuery()) {
                 assertThat(rows.next()).isTrue();

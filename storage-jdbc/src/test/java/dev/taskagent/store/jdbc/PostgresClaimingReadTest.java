@@ -11,17 +11,18 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
- * The PostgreSQL claim returns the claimed task from the row its own statement updated, with the children
- * from the row's copy of them ({@link ChildrenText}). A write that changes the children without keeping that
- * copy, even one made in the claim's own statement, must not go unseen: the claim reads the child tables
- * then. A trigger plays such a writer: while the claim updates the row, it bumps the version once more and
- * adds a comment.
+ * The PostgreSQL claim returns the claimed task from the row its own statement updated, and its message ids
+ * from the statement's snapshot, which may be older than the row the claim locked: a write that committed
+ * between the two must not go unseen. The statement tells by the row's version in its snapshot, and the
+ * claim reads the message ids again then. A trigger plays such a writer: while the claim updates the row, it
+ * bumps the version once more and links a message.
  */
 @EnabledIfEnvironmentVariable(named = "TASKAGENT_TEST_POSTGRES_URL", matches = ".+")
 class PostgresClaimingReadTest {
@@ -36,20 +37,19 @@ class PostgresClaimingReadTest {
     }
 
     @Test
-    void aWriteThatDidNotKeepTheCopyMakesTheClaimReadTheChildTables() throws SQLException {
+    void aWriteTheStatementsSnapshotMissedMakesTheClaimReadTheMessagesAgain() throws SQLException {
         long id = store.inTransaction(tx -> {
                     Task task = tx.appendTask(NewTask.builder("s", "Ship the release")
                             .assignee("alice")
                             .build());
-                    tx.addComment(task.id(), "bob", "before the claim");
-                    return task;
+                    return tx.linkMessages(task.id(), List.of("before the claim"));
                 })
                 .id();
         execute("CREATE FUNCTION write_during_claim() RETURNS trigger AS $$ BEGIN"
                 + " IF OLD.status = 'pending' AND NEW.status = 'running' THEN"
                 + " NEW.version := NEW.version + 1;"
-                + " INSERT INTO taskagent_comments (task_id, author, content, created_at)"
-                + " VALUES (NEW.id, 'carol', 'during the claim', NEW.updated_at);"
+                + " INSERT INTO taskagent_messages (session_id, message_id, task_id, seq)"
+                + " VALUES (NEW.session_id, 'during the claim', NEW.id, 2);"
                 + " END IF; RETURN NEW; END $$ LANGUAGE plpgsql");
         execute("CREATE TRIGGER write_during_claim BEFORE UPDATE ON taskagent_tasks"
                 + " FOR EACH ROW EXECUTE FUNCTION write_during_claim()");
@@ -59,14 +59,12 @@ class PostgresClaimingReadTest {
 
         assertThat(claimed.id()).isEqualTo(id);
         assertThat(claimed.status()).isEqualTo(TaskStatus.RUNNING);
-        assertThat(claimed.comments())
-                .extracting(Comment::text)
-                .containsExactly("before the claim", "during the claim");
+        assertThat(claimed.messageIds()).containsExactly("before the claim", "during the claim");
         assertThat(claimed).isEqualTo(store.findTask(id).orElseThrow());
     }
 
     @Test
-    void aClaimWithNoOtherWriteReturnsTheChildrenFromTheCopy() {
+    void aClaimWithNoOtherWriteReturnsTheTaskFromItsOwnStatement() {
         long id = store.inTransaction(tx -> {
                     Task task = tx.appendTask(NewTask.builder("s", "Ship the release")
                             .assignee("alice")

@@ -33,6 +33,7 @@ class SchemaResourcesTest {
     void everyDialectHasAFolderAndAllFoldersHoldTheSameFileNames() throws Exception {
         List<String> expected = new ArrayList<>(SchemaMigrator.MIGRATIONS);
         expected.add(SchemaMigrator.VERSION_TABLE_SCRIPT);
+        expected.add(SchemaMigrator.DOCUMENTS_FINISH);
         expected.sort(null);
         List<String> folders;
         try (Stream<Path> entries = Files.list(root())) {
