@@ -215,20 +215,13 @@ final class Claims {
             String token = JdbcSupport.claimToken();
             Connection connection = units.acquireConnection();
             boolean reusable = false;
+            boolean released = false;
             OwnStatement outcome;
             TaskReader.ClaimedRead read = null;
             try {
                 connection.setAutoCommit(true);
-                Optional<TaskReader.ClaimedRead> claimed = postgresClaim(
-                        connection,
-                        Postgres.CLAIM_AND_READ,
-                        Postgres.CLAIM_READ_AND_APPEND,
-                        assignee,
-                        now(),
-                        leaseMicros,
-                        agentJson,
-                        token,
-                        null);
+                Optional<TaskReader.ClaimedRead> claimed =
+                        postgresClaim(connection, new Request(assignee, now(), leaseMicros, agentJson, token), null);
                 if (claimed.isPresent()) {
                     outcome = OwnStatement.CLAIMED;
                     read = claimed.get();
@@ -241,14 +234,21 @@ final class Claims {
                 committedClaim();
                 throw claimedDamaged(assignee, e);
             } catch (SQLException e) {
-                OptionalLong committed = lostClaim(connection, assignee, token, e, lastAttempt);
+                // The failed connection goes back before the lookup takes another: a bounded pool could
+                // otherwise run out while its callers wait on their lookups.
+                Object session = serverSession(connection);
+                connections.release(connection, false);
+                released = true;
+                OptionalLong committed = lostClaim(session, assignee, token, e, lastAttempt);
                 if (committed == null) {
                     continue; // it did not commit, or the server rolled it back: claim again
                 }
                 outcome = OwnStatement.CLAIMED;
                 read = new TaskReader.ClaimedRead(committed.getAsLong(), null);
             } finally {
-                connections.release(connection, reusable);
+                if (!released) {
+                    connections.release(connection, reusable);
+                }
             }
             switch (outcome) {
                 case NOTHING_CLAIMABLE -> {
@@ -295,11 +295,11 @@ final class Claims {
      * again, or a {@link TaskStoreException}.
      */
     private OptionalLong lostClaim(
-            Connection connection, String assignee, String token, SQLException failure, boolean lastAttempt) {
+            Object session, String assignee, String token, SQLException failure, boolean lastAttempt) {
         boolean unknown = false;
         if (JdbcSupport.connectionLost(failure)) {
             try {
-                OptionalLong found = committedClaim(connection, token);
+                OptionalLong found = committedClaim(session, token);
                 if (found.isPresent()) {
                     LOG.info(
                             "A claim's statement failed ({}) but the claim was committed; it is returned",
@@ -342,6 +342,18 @@ final class Claims {
 
     // ---- the claim inside a unit of work
 
+    /**
+     * One claim's arguments.
+     *
+     * @param assignee whose queue
+     * @param now updatedAt, the store's clock
+     * @param leaseMicros the lease, in microseconds
+     * @param agentJson the assignee as a JSON string, to append the claim's event in the claim's statement
+     *     where {@link #appendsEvent} says so; else null
+     * @param token the claim's token, written into the claimed row
+     */
+    record Request(String assignee, LocalDateTime now, long leaseMicros, String agentJson, String token) {}
+
     /** @return whether {@link #claimAndRead} appends the claim's event in its own statement on this database */
     static boolean appendsEvent(Dialect dialect) {
         return dialect.id() == JdbcDialect.POSTGRESQL;
@@ -352,27 +364,17 @@ final class Claims {
      * it. Never hands one task to two transactions, and never comes back empty because a claimable task is
      * locked by a unit of work that is not a claim (TS-7.6).
      *
-     * @param agentJson the assignee as a JSON string, to append the claim's event in the claim's statement
-     *     where {@link #appendsEvent} says so; else null
      * @return the claimed task, or empty when nothing is claimable
      * @throws DamagedTaskException if the claimed task's documents are damaged
      */
-    static Optional<Task> claimAndRead(
-            Connection connection,
-            Dialect dialect,
-            String assignee,
-            LocalDateTime now,
-            long leaseMicros,
-            String agentJson,
-            String token)
-            throws SQLException {
+    static Optional<Task> claimAndRead(Connection connection, Dialect dialect, Request request) throws SQLException {
         OptionalLong claimedId;
         switch (dialect.id()) {
             case POSTGRESQL -> {
-                return postgresClaimInUnitOfWork(connection, dialect, assignee, now, leaseMicros, agentJson, token);
+                return postgresClaimInUnitOfWork(connection, dialect, request);
             }
-            case H2 -> claimedId = h2Claim(connection, assignee, now, leaseMicros, token);
-            case MARIADB, MYSQL -> claimedId = mySqlFamilyClaim(connection, assignee, now, leaseMicros, token);
+            case H2 -> claimedId = h2Claim(connection, request);
+            case MARIADB, MYSQL -> claimedId = mySqlFamilyClaim(connection, request);
             default -> throw new IllegalStateException("No claim for " + dialect);
         }
         if (claimedId.isEmpty()) {
@@ -381,46 +383,17 @@ final class Claims {
         return Optional.of(TaskReader.readLocked(connection, dialect, claimedId.getAsLong()));
     }
 
-    private static Optional<Task> postgresClaimInUnitOfWork(
-            Connection connection,
-            Dialect dialect,
-            String assignee,
-            LocalDateTime now,
-            long leaseMicros,
-            String agentJson,
-            String token)
+    private static Optional<Task> postgresClaimInUnitOfWork(Connection connection, Dialect dialect, Request request)
             throws SQLException {
-        Optional<TaskReader.ClaimedRead> claimed = postgresClaim(
-                connection,
-                Postgres.CLAIM_AND_READ,
-                Postgres.CLAIM_READ_AND_APPEND,
-                assignee,
-                now,
-                leaseMicros,
-                agentJson,
-                token,
-                null);
+        Optional<TaskReader.ClaimedRead> claimed = postgresClaim(connection, request, null);
         if (claimed.isEmpty()) {
             // SKIP LOCKED stepped over every claimable row, or there is none: a row may be locked by a
             // comment or an update, not by a claim (TS-7.6). Wait for the first one, whoever holds it.
-            OptionalLong locked;
-            try (PreparedStatement statement = connection.prepareStatement(Postgres.NEXT_CLAIMABLE_WAITING)) {
-                statement.setString(1, assignee);
-                locked = Dialect.queryLong(statement);
-            }
+            OptionalLong locked = selectId(connection, Postgres.NEXT_CLAIMABLE_WAITING, request.assignee());
             if (locked.isEmpty()) {
                 return Optional.empty();
             }
-            claimed = postgresClaim(
-                    connection,
-                    Postgres.CLAIM_LOCKED_AND_READ,
-                    Postgres.CLAIM_LOCKED_READ_AND_APPEND,
-                    assignee,
-                    now,
-                    leaseMicros,
-                    agentJson,
-                    token,
-                    locked.getAsLong());
+            claimed = postgresClaim(connection, request, locked.getAsLong());
         }
         if (claimed.isEmpty()) {
             return Optional.empty();
@@ -435,29 +408,24 @@ final class Claims {
                                 connection, dialect, claimed.get().taskId()));
     }
 
-    /** Runs one of PostgreSQL's claiming reads: of the first free claimable row, or of {@code lockedId}. */
-    private static Optional<TaskReader.ClaimedRead> postgresClaim(
-            Connection connection,
-            String sql,
-            String sqlWithEvent,
-            String assignee,
-            LocalDateTime now,
-            long leaseMicros,
-            String agentJson,
-            String token,
-            Long lockedId)
+    /**
+     * Runs PostgreSQL's claiming read of the first free claimable row, or of {@code lockedId} when not null,
+     * appending the claim's event in the same statement when the request carries the agent as JSON.
+     */
+    private static Optional<TaskReader.ClaimedRead> postgresClaim(Connection connection, Request request, Long lockedId)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(agentJson == null ? sql : sqlWithEvent)) {
-            int index = 1;
-            statement.setLong(index++, leaseMicros);
-            statement.setObject(index++, now);
-            statement.setString(index++, token);
+        boolean event = request.agentJson() != null;
+        String sql = lockedId == null
+                ? (event ? Postgres.CLAIM_READ_AND_APPEND : Postgres.CLAIM_AND_READ)
+                : (event ? Postgres.CLAIM_LOCKED_READ_AND_APPEND : Postgres.CLAIM_LOCKED_AND_READ);
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            int index = setRunning(statement, request);
             if (lockedId != null) {
                 statement.setLong(index++, lockedId);
             }
-            statement.setString(index++, assignee);
-            if (agentJson != null) {
-                statement.setString(index, agentJson);
+            statement.setString(index++, request.assignee());
+            if (event) {
+                statement.setString(index, request.agentJson());
             }
             try (ResultSet rows = statement.executeQuery()) {
                 return TaskReader.readClaimed(rows);
@@ -465,20 +433,28 @@ final class Claims {
         }
     }
 
-    private static OptionalLong mySqlFamilyClaim(
-            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
-            throws SQLException {
-        OptionalLong id = selectId(connection, MySqlFamily.CLAIM_SELECT, assignee);
+    /**
+     * Binds the parameters of {@link #setRunning}: the lease, updatedAt, the token.
+     *
+     * @return the index of the next parameter
+     */
+    private static int setRunning(PreparedStatement statement, Request request) throws SQLException {
+        statement.setLong(1, request.leaseMicros());
+        statement.setObject(2, request.now());
+        statement.setString(3, request.token());
+        return 4;
+    }
+
+    private static OptionalLong mySqlFamilyClaim(Connection connection, Request request) throws SQLException {
+        OptionalLong id = selectId(connection, MySqlFamily.CLAIM_SELECT, request.assignee());
         if (id.isEmpty()) {
             // SKIP LOCKED stepped over every claimable row, or there is none (TS-7.6): wait for the first one.
-            id = selectId(connection, MySqlFamily.NEXT_CLAIMABLE, assignee);
+            id = selectId(connection, MySqlFamily.NEXT_CLAIMABLE, request.assignee());
         }
         if (id.isPresent()) {
             try (PreparedStatement update = connection.prepareStatement(MySqlFamily.CLAIM_UPDATE)) {
-                update.setLong(1, leaseMicros);
-                update.setObject(2, now);
-                update.setString(3, token);
-                update.setLong(4, id.getAsLong());
+                int index = setRunning(update, request);
+                update.setLong(index, id.getAsLong());
                 update.executeUpdate();
             }
         }
@@ -492,9 +468,8 @@ final class Claims {
         }
     }
 
-    private static OptionalLong h2Claim(
-            Connection connection, String assignee, LocalDateTime now, long leaseMicros, String token)
-            throws SQLException {
+    private static OptionalLong h2Claim(Connection connection, Request request) throws SQLException {
+        String assignee = request.assignee();
         boolean contended = H2.CLAIMING.merge(assignee, 1, Integer::sum) > 1;
         try {
             while (true) {
@@ -509,8 +484,7 @@ final class Claims {
                         for (long id : candidates) {
                             lock.setLong(1, id);
                             lock.setString(2, assignee);
-                            if (Dialect.queryLong(lock).isPresent()
-                                    && h2Take(connection, id, assignee, now, leaseMicros, token)) {
+                            if (Dialect.queryLong(lock).isPresent() && h2Take(connection, id, request)) {
                                 return OptionalLong.of(id);
                             }
                         }
@@ -519,7 +493,7 @@ final class Claims {
                 // Every candidate is held, or no one else claims: take each in turn, waiting for whoever
                 // holds it, so that a claim never comes back empty because of a lock (TS-7.6).
                 for (long id : candidates) {
-                    if (h2Take(connection, id, assignee, now, leaseMicros, token)) {
+                    if (h2Take(connection, id, request)) {
                         return OptionalLong.of(id);
                     }
                 }
@@ -530,15 +504,11 @@ final class Claims {
     }
 
     /** Claims one candidate if it is still claimable, after waiting for whoever holds its row. */
-    private static boolean h2Take(
-            Connection connection, long id, String assignee, LocalDateTime now, long leaseMicros, String token)
-            throws SQLException {
+    private static boolean h2Take(Connection connection, long id, Request request) throws SQLException {
         try (PreparedStatement claim = connection.prepareStatement(H2.CLAIM)) {
-            claim.setLong(1, leaseMicros);
-            claim.setObject(2, now);
-            claim.setString(3, token);
-            claim.setLong(4, id);
-            claim.setString(5, assignee);
+            int index = setRunning(claim, request);
+            claim.setLong(index++, id);
+            claim.setString(index, request.assignee());
             return claim.executeUpdate() == 1;
         }
     }
@@ -567,11 +537,11 @@ final class Claims {
 
     /**
      * Looks for the claims of a unit of work whose commit failed: after the server has ended the failed
-     * connection's session, each committed claim's token is in its row; before, the outcome is not decided.
+     * connection's session ({@link #serverSession}, null when unknown), each committed claim's token is in its
+     * row; before, the outcome is not decided.
      */
-    Committed committed(List<JdbcTransaction.Claim> claims, Connection failed, Throwable commitFailure) {
+    Committed committed(List<JdbcTransaction.Claim> claims, Object session, Throwable commitFailure) {
         try {
-            Object session = serverSession(failed);
             int found = units.autoCommitted(connection -> {
                 awaitSessionEnd(connection, session);
                 int count = 0;
@@ -596,8 +566,7 @@ final class Claims {
     }
 
     /** The running task whose claim wrote this token, once the failed connection's session has ended. */
-    private OptionalLong committedClaim(Connection failed, String token) throws SQLException {
-        Object session = serverSession(failed);
+    private OptionalLong committedClaim(Object session, String token) throws SQLException {
         return units.autoCommitted(connection -> {
             awaitSessionEnd(connection, session);
             return tokenHolder(connection, token, session);
@@ -627,7 +596,7 @@ final class Claims {
      * The failed connection's session on the server (PostgreSQL's backend pid, MariaDB's and MySQL's
      * connection id), read from the driver without a round trip; null when the driver does not tell.
      */
-    private Object serverSession(Connection failed) {
+    Object serverSession(Connection failed) {
         String[][] accessors =
                 switch (dialect.id()) {
                     case POSTGRESQL -> new String[][] {{"org.postgresql.PGConnection", "getBackendPID"}};

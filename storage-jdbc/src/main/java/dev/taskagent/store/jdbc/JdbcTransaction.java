@@ -65,9 +65,6 @@ final class JdbcTransaction implements TaskTransaction {
     private static final String BUMP =
             "UPDATE taskagent_tasks SET " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id = ?";
 
-    /** Comments appended by the reaper, in the reclaim's guarded update. */
-    private static final String REAPER_COMMENT = "comments";
-
     private static final String INSERT_TASK = "INSERT INTO taskagent_tasks (session_id, task_order, description,"
             + " status, priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
             + " created_at, updated_at, version, attempt, max_attempts, progresses, preferences, comments, links)"
@@ -675,17 +672,16 @@ final class JdbcTransaction implements TaskTransaction {
         boolean eventInStatement = feedEvents && Claims.appendsEvent(dialect);
         String token = JdbcSupport.claimToken();
         Optional<Task> claimed;
+        Claims.Request request = new Claims.Request(
+                assignee,
+                JdbcSupport.toDatabase(now()),
+                Claims.micros(lease),
+                eventInStatement ? FeedEncoding.jsonString(assignee) : null,
+                token);
         try {
             claimed = sql(
                     "claim the next task of '" + assignee + "'",
-                    () -> Claims.claimAndRead(
-                            connection,
-                            dialect,
-                            assignee,
-                            JdbcSupport.toDatabase(now()),
-                            Claims.micros(lease),
-                            eventInStatement ? FeedEncoding.jsonString(assignee) : null,
-                            token));
+                    () -> Claims.claimAndRead(connection, dialect, request));
         } catch (DamagedTaskException e) {
             claims.add(new Claim(e.taskId(), token));
             throw e;
@@ -834,8 +830,8 @@ final class JdbcTransaction implements TaskTransaction {
         // One update per task, guarded by status, attempt and expiry, so that a task completed or renewed
         // since it was read is never touched (TS-9.4).
         try (PreparedStatement update = connection.prepareStatement("UPDATE taskagent_tasks SET status = ?,"
-                + " lease_expires_at = NULL, " + REAPER_COMMENT + " = "
-                + TaskDocument.appendEntry(dialect, REAPER_COMMENT) + ", " + Dialect.BUMP_VERSION
+                + " lease_expires_at = NULL, comments = " + TaskDocument.appendEntry(dialect, "comments") + ", "
+                + Dialect.BUMP_VERSION
                 + ", updated_at = ? WHERE id = ? AND status = " + Dialect.RUNNING + " AND attempt = ? AND"
                 + " lease_expires_at < " + dialect.databaseNow())) {
             for (Expired task : expired) {

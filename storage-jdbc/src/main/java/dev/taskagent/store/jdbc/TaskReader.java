@@ -212,16 +212,7 @@ final class TaskReader {
      * once per connection), in no particular order; ids of tasks that do not exist are skipped.
      */
     static List<Task> readIds(Connection connection, Dialect dialect, List<Long> ids) throws SQLException {
-        List<Task> tasks = new ArrayList<>(ids.size());
-        for (int from = 0; from < ids.size(); from += IDS_PER_READ) {
-            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_READ));
-            Object[] parameters = new Object[IDS_PER_READ];
-            for (int index = 0; index < IDS_PER_READ; index++) {
-                parameters[index] = chunk.get(Math.min(index, chunk.size() - 1));
-            }
-            tasks.addAll(read(connection, dialect, new Filter(Shape.IDS, parameters)));
-        }
-        return tasks;
+        return readIdsSkippingDamaged(connection, dialect, ids, null);
     }
 
     /**
@@ -235,7 +226,8 @@ final class TaskReader {
 
     /**
      * Reads tasks by id like {@link #readIds}, leaving out the tasks whose documents are damaged and adding
-     * their ids to {@code damaged}, for writes of many tasks that one damaged task must not stop.
+     * their ids to {@code damaged}, for writes of many tasks that one damaged task must not stop; with a null
+     * {@code damaged}, a damaged task throws {@link DamagedTaskException}.
      */
     static List<Task> readIdsSkippingDamaged(Connection connection, Dialect dialect, List<Long> ids, List<Long> damaged)
             throws SQLException {

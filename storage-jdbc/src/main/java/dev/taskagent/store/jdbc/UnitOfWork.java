@@ -126,6 +126,7 @@ final class UnitOfWork {
         JdbcTransaction transaction = null;
         R result = null;
         boolean reusable = false;
+        boolean released = false;
         try {
             dialect.begin(connection);
             transaction = new JdbcTransaction(connection, dialect, clock, database, feed != null);
@@ -156,7 +157,13 @@ final class UnitOfWork {
             boolean rolledBack = rollback(connection, e);
             reusable = rolledBack && phase == Phase.WORK && (transaction == null || transaction.failure() == null);
             if (phase == Phase.COMMIT && !transaction.claims().isEmpty()) {
-                switch (claims.committed(transaction.claims(), connection, e)) {
+                // A claim whose commit reply was lost may have committed: look for it, so that it is handed to
+                // its claimer instead of being stranded until its lease expires. The failed connection goes
+                // back first, so that the lookup's connection never waits for it.
+                Object session = claims.serverSession(connection);
+                connections.release(connection, false);
+                released = true;
+                switch (claims.committed(transaction.claims(), session, e)) {
                     case ALL -> {
                         if (feed != null) {
                             feed.committed();
@@ -177,7 +184,9 @@ final class UnitOfWork {
             }
             throw failure(phase, e, transaction);
         } finally {
-            connections.release(connection, reusable);
+            if (!released) {
+                connections.release(connection, reusable);
+            }
         }
     }
 

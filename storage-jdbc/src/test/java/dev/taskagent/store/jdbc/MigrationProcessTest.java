@@ -32,6 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MigrationProcessTest {
     private static final int TASKS = 100_000;
+
+    /** Tasks of the database whose migration is killed: enough for the kill to land half-way. */
+    private static final int TASKS_KILLED = 20_000;
     private static final int TASKS_PER_SESSION = 1_000;
     private static final Duration DEADLINE = Duration.ofMinutes(3);
     private static final String OLD = "TIMESTAMP '2026-01-01 00:00:00'";
@@ -59,10 +62,10 @@ class MigrationProcessTest {
     void aDatabaseOf100000TasksIsMigratedWithEveryChildInItsRow(String database) throws Exception {
         String url = url(database.split(" ")[0], null);
         int version = database.endsWith("V1") ? 1 : 5;
-        fillOldSchema(url, version);
+        fillOldSchema(url, version, TASKS);
 
         try (JdbcTaskStore store = JdbcTaskStore.open(url)) {
-            assertEveryTaskMigrated(url, store);
+            assertEveryTaskMigrated(url, store, TASKS);
         }
     }
 
@@ -76,18 +79,18 @@ class MigrationProcessTest {
                         .start();
             }
             String url = url(database, server);
-            fillOldSchema(url, 5);
+            fillOldSchema(url, 5, TASKS_KILLED);
             try (ChildJvm migrating = ChildJvm.start("migrating", folder, MigrationMain.class, url, "killed")) {
                 long moved = awaitMoving(url, migrating);
                 migrating.kill9();
-                assertThat(moved).as("tasks moved before the kill").isPositive().isLessThan(TASKS);
+                assertThat(moved).as("tasks moved before the kill").isPositive().isLessThan(TASKS_KILLED);
             }
             assertThat(count(url, "SELECT COUNT(*) FROM taskagent_tasks WHERE comments IS NULL"))
                     .as("tasks the killed migration left unmoved")
                     .isPositive();
 
             try (JdbcTaskStore store = JdbcTaskStore.open(url)) {
-                assertEveryTaskMigrated(url, store);
+                assertEveryTaskMigrated(url, store, TASKS_KILLED);
             }
         } finally {
             if (server != null) {
@@ -169,11 +172,11 @@ class MigrationProcessTest {
     }
 
     /**
-     * Creates the schema at an old version with {@value #TASKS} tasks in sessions of {@value
+     * Creates the schema at an old version with {@code tasks} tasks in sessions of {@value
      * #TASKS_PER_SESSION}, each with a progress, a preference, two comments and a link in the child tables, and
      * the first task of each session with a message.
      */
-    private static void fillOldSchema(String url, int version) throws SQLException {
+    private static void fillOldSchema(String url, int version, int tasks) throws SQLException {
         try (Connection connection = DriverManager.getConnection(url)) {
             Dialect dialect = Dialect.detect(connection.getMetaData()).implementation();
             connection.setAutoCommit(true);
@@ -189,17 +192,17 @@ class MigrationProcessTest {
                     statement.execute("INSERT INTO taskagent_schema_version (version, description, installed_at)"
                             + " VALUES (" + applied + ", 'old', " + OLD + ")");
                 }
-                String numbers = numbers(dialect.id(), TASKS);
+                String numbers = numbers(dialect.id(), tasks);
                 statement.execute("INSERT INTO taskagent_sessions (session_id) SELECT "
                         + dialect.concat("'old-'", text(dialect.id(), "n")) + " FROM "
-                        + numbers(dialect.id(), TASKS / TASKS_PER_SESSION) + " WHERE n <= "
-                        + TASKS / TASKS_PER_SESSION);
+                        + numbers(dialect.id(), tasks / TASKS_PER_SESSION) + " WHERE n <= "
+                        + tasks / TASKS_PER_SESSION);
                 statement.execute("INSERT INTO taskagent_tasks (session_id, task_order, description, status,"
                         + " priority, assignee, archived, current_step, created_at, updated_at, version) SELECT "
                         + dialect.concat("'old-'", text(dialect.id(), "FLOOR((n - 1) / " + TASKS_PER_SESSION + ") + 1"))
                         + ", MOD(n - 1, " + TASKS_PER_SESSION + ") + 1, "
                         + dialect.concat("'task '", text(dialect.id(), "n")) + ", 'pending', 0, 'veteran', FALSE, 0, "
-                        + OLD + ", " + OLD + ", 1 FROM " + numbers + " WHERE n <= " + TASKS);
+                        + OLD + ", " + OLD + ", 1 FROM " + numbers + " WHERE n <= " + tasks);
                 String byTask = " FROM taskagent_tasks";
                 statement.execute("INSERT INTO taskagent_progresses (task_id, content) SELECT id, "
                         + dialect.concat("'progress of '", "description") + byTask);
@@ -230,8 +233,8 @@ class MigrationProcessTest {
         };
     }
 
-    private static void assertEveryTaskMigrated(String url, JdbcTaskStore store) throws SQLException {
-        assertThat(count(url, "SELECT COUNT(*) FROM taskagent_tasks")).isEqualTo(TASKS);
+    private static void assertEveryTaskMigrated(String url, JdbcTaskStore store, int count) throws SQLException {
+        assertThat(count(url, "SELECT COUNT(*) FROM taskagent_tasks")).isEqualTo(count);
         assertThat(count(
                         url,
                         "SELECT COUNT(*) FROM taskagent_tasks WHERE comments IS NULL OR links IS NULL"
@@ -242,7 +245,7 @@ class MigrationProcessTest {
                 .as("tables left")
                 .doesNotContain(
                         "taskagent_progresses", "taskagent_preferences", "taskagent_comments", "taskagent_links");
-        for (int session : List.of(1, TASKS / TASKS_PER_SESSION / 2, TASKS / TASKS_PER_SESSION)) {
+        for (int session : List.of(1, count / TASKS_PER_SESSION / 2, count / TASKS_PER_SESSION)) {
             List<Task> tasks = store.listTasks("old-" + session);
             assertThat(tasks).hasSize(TASKS_PER_SESSION);
             for (Task task : List.of(tasks.get(0), tasks.get(TASKS_PER_SESSION - 1))) {
