@@ -63,6 +63,16 @@ abstract class Dialect {
         return Optional.empty();
     }
 
+    /**
+     * Tunes the database for the store before the schema is migrated, where the store may; a setting it may
+     * not change is a warning, not a failure.
+     *
+     * @return a warning for the log, or empty
+     */
+    Optional<String> tune(Connection connection) throws SQLException {
+        return Optional.empty();
+    }
+
     /** Releases what {@link #lockSchema} took, when it outlives transactions. */
     void unlockSchema(Connection connection) throws SQLException {}
 

@@ -113,6 +113,7 @@ public final class JdbcTaskStore implements TaskStore {
                 this.dialect = chosen.implementation();
                 this.database = metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion();
                 dialect.ensureDurableCommits(connection, builder.jdbcUrl).ifPresent(LOG::warn);
+                dialect.tune(connection).ifPresent(LOG::warn);
                 SchemaMigrator.migrate(connection, dialect, clock.instant());
                 reusable = true;
                 this.feed = builder.eventFeed

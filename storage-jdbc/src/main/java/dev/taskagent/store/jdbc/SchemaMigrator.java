@@ -54,6 +54,9 @@ final class SchemaMigrator {
      */
     static final Duration RETRY_WITHIN = Duration.ofSeconds(60);
 
+    /** How many times a migration runs at most; a failure that is no race fails them all, so it is thrown soon. */
+    static final int MAX_ATTEMPTS = 6;
+
     /** Created before any migration runs; not versioned itself. */
     static final String VERSION_TABLE_SCRIPT = "schema_version.sql";
 
@@ -82,7 +85,7 @@ final class SchemaMigrator {
             try {
                 return migrateOnce(connection, dialect, now);
             } catch (SQLException e) {
-                if (System.nanoTime() - deadline >= 0 || JdbcSupport.connectionLost(e)) {
+                if (attempt == MAX_ATTEMPTS || System.nanoTime() - deadline >= 0 || JdbcSupport.connectionLost(e)) {
                     throw e;
                 }
                 LOG.info(

@@ -35,6 +35,7 @@ class MigrationProcessTest {
 
     /** Tasks of the database whose migration is killed: enough for the kill to land half-way. */
     private static final int TASKS_KILLED = 20_000;
+
     private static final int TASKS_PER_SESSION = 1_000;
     private static final Duration DEADLINE = Duration.ofMinutes(3);
     private static final String OLD = "TIMESTAMP '2026-01-01 00:00:00'";

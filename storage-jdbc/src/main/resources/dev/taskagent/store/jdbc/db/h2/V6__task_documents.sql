@@ -4,6 +4,8 @@
 -- This script adds the columns (NULL until a row is moved); the store then moves the rows in batches that
 -- commit one by one, so that a migration killed half-way goes on where it stopped, and runs
 -- V6__task_documents_finish.sql, which drops what is no longer the truth.
+-- CHARACTER LARGE OBJECT: a JSON-escaped text of the longest length allowed outgrows H2's longest string.
+-- The store asks H2 to keep large objects of up to 64 KiB in the row (H2Dialect.keepDocumentsInRow).
 
 ALTER TABLE taskagent_tasks ADD COLUMN IF NOT EXISTS progresses CHARACTER LARGE OBJECT;
 
