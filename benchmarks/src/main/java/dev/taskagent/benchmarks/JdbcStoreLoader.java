@@ -26,8 +26,8 @@ import javax.sql.DataSource;
  *
  * <p>The comments and links are JSON documents in the task row. The loader never writes that format
  * itself: it adds one template task through the store's API (archived, with no assignee, so no claim takes
- * it) and copies the template's documents into every row it inserts, so the store's own code is the one
- * writer of the format. This ties the benchmarks to the store's schema (table and column names, the same on
+ * it), reads the template's documents once, and writes that text into every row it inserts, so the store's
+ * own code is the one writer of the format. This ties the benchmarks to the store's schema (table and column names, the same on
  * every database); {@link #verify} reads a loaded task back through the store and fails with a clear
  * message when the two have drifted apart. Thread-safe.
  */
@@ -43,6 +43,7 @@ final class JdbcStoreLoader {
     private final AtomicLong sessions = new AtomicLong();
     private final AtomicLong tasksCreated = new AtomicLong();
     private volatile long templateId;
+    private volatile String[] templateDocuments;
 
     /**
      * @param dataSource the store's database
@@ -61,12 +62,12 @@ final class JdbcStoreLoader {
      * @return their ids, in the order they were added
      */
     long[] addTasks(String assignee, int count) {
-        long template = templateId();
+        String[] documents = templateDocuments();
         long[] ids = new long[count];
         int done = 0;
         while (done < count) {
             int batch = Math.min(TASKS_PER_SESSION, count - done);
-            addSession(assignee, batch, ids, done, template);
+            addSession(assignee, batch, ids, done, documents);
             done += batch;
         }
         return ids;
@@ -104,7 +105,37 @@ final class JdbcStoreLoader {
         }
     }
 
-    private void addSession(String assignee, int count, long[] ids, int offset, long template) {
+    /**
+     * The template's four documents (progresses, preferences, comments, links), read once: the text the
+     * store wrote, copied into every loaded row.
+     */
+    private String[] templateDocuments() {
+        String[] documents = templateDocuments;
+        if (documents != null) {
+            return documents;
+        }
+        long id = templateId();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT progresses, preferences, comments, links FROM taskagent_tasks WHERE id = ?")) {
+            select.setLong(1, id);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    throw new IllegalStateException("The template task " + id + " is gone");
+                }
+                documents = new String[] {row.getString(1), row.getString(2), row.getString(3), row.getString(4)};
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "Reading the template task failed: " + e.getMessage()
+                            + "; has the schema of storage-jdbc changed? Update JdbcStoreLoader",
+                    e);
+        }
+        templateDocuments = documents;
+        return documents;
+    }
+
+    private void addSession(String assignee, int count, long[] ids, int offset, String[] documents) {
         String sessionId = sessionPrefix + "-" + sessions.incrementAndGet();
         long firstNumber = tasksCreated.getAndAdd(count);
         LocalDateTime now = LocalDateTime.ofInstant(Instant.now().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
@@ -116,11 +147,11 @@ final class JdbcStoreLoader {
                     session.setString(1, sessionId);
                     session.executeUpdate();
                 }
-                try (PreparedStatement task = connection.prepareStatement("INSERT INTO taskagent_tasks (session_id,"
-                        + " task_order, description, status, priority, assignee, previous_assignee, created_by,"
-                        + " archived, steps, current_step, created_at, updated_at, version, progresses, preferences,"
-                        + " comments, links) SELECT ?, ?, ?, 'pending', ?, ?, NULL, ?, ?, NULL, 0, ?, ?, 1,"
-                        + " t.progresses, t.preferences, t.comments, t.links FROM taskagent_tasks t WHERE t.id = ?")) {
+                try (PreparedStatement task = connection.prepareStatement(
+                        "INSERT INTO taskagent_tasks (session_id,"
+                                + " task_order, description, status, priority, assignee, previous_assignee, created_by,"
+                                + " archived, steps, current_step, created_at, updated_at, version, progresses, preferences,"
+                                + " comments, links) VALUES (?, ?, ?, 'pending', ?, ?, NULL, ?, ?, NULL, 0, ?, ?, 1, ?, ?, ?, ?)")) {
                     for (int index = 0; index < count; index++) {
                         long number = firstNumber + index;
                         task.setString(1, sessionId);
@@ -132,7 +163,9 @@ final class JdbcStoreLoader {
                         task.setBoolean(7, false);
                         task.setObject(8, now);
                         task.setObject(9, now);
-                        task.setLong(10, template);
+                        for (int document = 0; document < documents.length; document++) {
+                            task.setString(10 + document, documents[document]);
+                        }
                         task.addBatch();
                     }
                     task.executeBatch();
