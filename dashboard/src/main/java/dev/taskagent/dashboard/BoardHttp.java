@@ -77,7 +77,14 @@ final class BoardHttp implements HttpHandler {
             LOG.debug("A client of the task board went away: {}", e.toString());
         } catch (RuntimeException e) {
             LOG.warn("The task board failed to answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
-            sendError(exchange, new ApiException(500, null, "The board failed: " + e.getMessage()));
+            // The exception's message is for the log: it may name the store's internals.
+            sendError(
+                    exchange,
+                    new ApiException(
+                            500,
+                            null,
+                            "The board failed to answer this request; the log of the process that serves it has"
+                                    + " the details"));
         } finally {
             exchange.close();
             // An event stream's thread may have been interrupted to drop its client; the pool reuses it.

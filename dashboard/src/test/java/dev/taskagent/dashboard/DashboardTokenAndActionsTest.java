@@ -199,6 +199,26 @@ class DashboardTokenAndActionsTest {
     }
 
     @Test
+    void aMoveToAnAgentNameWithHalfASurrogatePairOrANulIsRefusedAndChangesNothing() {
+        Task task = queue.create(
+                NewTask.builder("trip", "Book flights").assignee("ann").build());
+        String version = "{\"version\":" + task.version() + ",\"to\":";
+
+        BoardClient.Reply surrogate =
+                owner.post("/api/tasks/" + task.id() + "/move", version + "\"bo\\ud800b\"}", Map.of());
+        BoardClient.Reply nul = owner.post("/api/tasks/" + task.id() + "/move", version + "\"b\\u0000ob\"}", Map.of());
+
+        assertThat(surrogate.status()).as(surrogate.body()).isEqualTo(400);
+        assertThat(surrogate.json().get("error").asText())
+                .isEqualTo("Parameter 'to' holds half of a surrogate pair (at index 2), which is not text; send whole"
+                        + " characters");
+        assertThat(nul.status()).as(nul.body()).isEqualTo(400);
+        assertThat(nul.json().get("error").asText())
+                .isEqualTo("Parameter 'to' holds a NUL character (at index 1); remove it");
+        assertThat(store.findTask(task.id()).orElseThrow().assignee()).isEqualTo("ann");
+    }
+
+    @Test
     void unknownActionsTasksAndBadBodiesAreRefused() {
         Task task = queue.create(
                 NewTask.builder("trip", "Book flights").assignee("ann").build());
