@@ -47,14 +47,16 @@ final class BoardHttp implements HttpHandler {
     private final byte[] tokenDigest;
     private final BoardApi api;
     private final EventStream events;
+    private final ExchangeExecutor exchanges;
 
-    BoardHttp(TaskDashboard.Settings settings, EventStream events) {
+    BoardHttp(TaskDashboard.Settings settings, EventStream events, ExchangeExecutor exchanges) {
         this.settings = settings;
         this.checkHost = TaskDashboard.isLoopback(settings.host())
                 || !settings.allowedHosts().isEmpty();
         this.tokenDigest = settings.token() == null ? null : sha256(settings.token());
         this.api = new BoardApi(settings, events);
         this.events = events;
+        this.exchanges = exchanges;
     }
 
     @Override
@@ -109,6 +111,7 @@ final class BoardHttp implements HttpHandler {
         String path = uri.getRawPath();
         String method = exchange.getRequestMethod();
         if (!path.startsWith("/api/")) {
+            exchanges.requestRead();
             serveAsset(exchange, method, path);
             return;
         }
@@ -122,11 +125,13 @@ final class BoardHttp implements HttpHandler {
         }
         if (path.equals("/api/events")) {
             requireMethod(method, "GET");
+            exchanges.requestRead();
             events.serve(exchange, lastEventId(exchange));
             return;
         }
-        BoardApi.Reply reply =
-                api.answer(method, path, uri.getRawQuery(), exchange.getRequestHeaders(), body(exchange));
+        byte[] body = body(exchange);
+        exchanges.requestRead();
+        BoardApi.Reply reply = api.answer(method, path, uri.getRawQuery(), exchange.getRequestHeaders(), body);
         sendJson(exchange, reply.status(), reply.json());
     }
 
