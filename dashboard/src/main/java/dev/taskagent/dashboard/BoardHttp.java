@@ -100,12 +100,18 @@ final class BoardHttp implements HttpHandler {
                     421,
                     "Host",
                     "The Host header names a host this board does not serve; open" + " it through "
-                            + String.join(", ", LOOPBACK_HOSTS) + " or a host given to allowedHosts(...)");
+                            + String.join(", ", LOOPBACK_HOSTS)
+                            + " or a host given to allowedHosts(...) or publicOrigins(...)");
         }
         String origin = exchange.getRequestHeaders().getFirst("Origin");
-        if (origin != null && !sameOrigin(origin, exchange.getRequestHeaders().getFirst("Host"))) {
+        if (origin != null
+                && !Origins.isOwn(origin, exchange.getRequestHeaders().getFirst("Host"), settings.publicOrigins())) {
             throw new ApiException(
-                    403, "Origin", "Requests from another site's pages are refused (Origin " + origin + ")");
+                    403,
+                    "Origin",
+                    "Requests from another site's pages are refused (Origin " + QueryParameters.cut(origin)
+                            + "); a board reached at another address, e.g. through a TLS-terminating proxy, is"
+                            + " given it with publicOrigins(...)");
         }
         URI uri = exchange.getRequestURI();
         String path = uri.getRawPath();
@@ -198,6 +204,9 @@ final class BoardHttp implements HttpHandler {
         if (LOOPBACK_HOSTS.contains(bare) && TaskDashboard.isLoopback(settings.host())) {
             return true;
         }
+        if (Origins.namesPublicHost(name, settings.publicOrigins())) {
+            return true;
+        }
         for (String allowed : settings.allowedHosts()) {
             String pattern = allowed.toLowerCase(Locale.ROOT);
             if (pattern.equals(name)
@@ -207,10 +216,6 @@ final class BoardHttp implements HttpHandler {
             }
         }
         return false;
-    }
-
-    private static boolean sameOrigin(String origin, String host) {
-        return host != null && origin.equalsIgnoreCase("http://" + host.strip());
     }
 
     private boolean authorized(String authorization) {

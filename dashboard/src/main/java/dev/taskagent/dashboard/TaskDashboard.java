@@ -225,6 +225,7 @@ public final class TaskDashboard implements AutoCloseable {
             String token,
             boolean actionsEnabled,
             List<String> allowedHosts,
+            List<String> publicOrigins,
             Duration heartbeat,
             Duration stallTimeout,
             int maxEventClients,
@@ -245,6 +246,7 @@ public final class TaskDashboard implements AutoCloseable {
         private String token;
         private boolean actionsEnabled;
         private final List<String> allowedHosts = new ArrayList<>();
+        private final List<String> publicOrigins = new ArrayList<>();
         private Duration heartbeat = DEFAULT_HEARTBEAT;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
         private int maxEventClients = DEFAULT_MAX_EVENT_CLIENTS;
@@ -333,6 +335,27 @@ public final class TaskDashboard implements AutoCloseable {
                     .map(name -> Objects.requireNonNull(name, "host"))
                     .map(String::strip)
                     .forEach(allowedHosts::add);
+            return this;
+        }
+
+        /**
+         * Names the origins at which users reach the board when it is not its own address, e.g. {@code
+         * https://board.example.com} behind a TLS-terminating reverse proxy. A request whose {@code Origin}
+         * header is one of them is the board's own (besides {@code http://} and its {@code Host}), and their
+         * host names are accepted {@code Host} headers. Nothing a request says (no {@code X-Forwarded-Proto}
+         * or {@code Forwarded} header) widens this: only the origins named here.
+         *
+         * @param origins {@code https://name} or {@code http://name}, with a port where it is not the default,
+         *     without a path
+         * @return this builder
+         * @throws NullPointerException if an origin is null
+         * @throws IllegalArgumentException if an origin is not a scheme, a host and an optional port
+         */
+        public Builder publicOrigins(String... origins) {
+            Arrays.stream(origins)
+                    .map(origin -> Objects.requireNonNull(origin, "origin"))
+                    .map(Origins::requirePublicOrigin)
+                    .forEach(publicOrigins::add);
             return this;
         }
 
@@ -460,6 +483,7 @@ public final class TaskDashboard implements AutoCloseable {
                     token,
                     actionsEnabled,
                     List.copyOf(allowedHosts),
+                    List.copyOf(publicOrigins),
                     heartbeat,
                     stallTimeout,
                     maxEventClients,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DashboardBuilderTest {
@@ -78,6 +79,17 @@ class DashboardBuilderTest {
         assertThatThrownBy(() -> TaskDashboard.builder().requestTimeout(Duration.ofMillis(10)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("requestTimeout must be 100 ms to 5 minutes, was PT0.01S");
+    }
+
+    @Test
+    void aPublicOriginThatIsNotASchemeAndAHostIsRefused() {
+        for (String origin :
+                List.of("board.example.com", "https://board.example.com/board", "ftp://board.example.com")) {
+            assertThatThrownBy(() -> TaskDashboard.builder().publicOrigins(origin))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("A public origin is a scheme, a host and an optional port, as a browser sends it in"
+                            + " its Origin header, e.g. https://board.example.com; was '" + origin + "'");
+        }
     }
 
     @Test
