@@ -82,7 +82,8 @@ final class BoardApi {
         if (segments.size() == 4
                 && segments.get(1).equals("sessions")
                 && segments.get(3).equals("tasks")) {
-            return ok(sessionTasks(segments.get(2), QueryParameters.parse(rawQuery, TASK_FILTERS)));
+            String sessionId = QueryParameters.checkText("session", segments.get(2), Task.MAX_ID_LENGTH);
+            return ok(sessionTasks(sessionId, QueryParameters.parse(rawQuery, TASK_FILTERS)));
         }
         if (segments.size() == 3 && segments.get(1).equals("tasks")) {
             QueryParameters.parse(rawQuery, List.of());
@@ -140,8 +141,9 @@ final class BoardApi {
                     "No session '" + QueryParameters.cut(sessionId) + "'; GET /api/sessions lists them");
         }
         List<Task> matching = all.stream().filter(filter).toList();
-        List<Task> page =
-                matching.subList(Math.min(offset, matching.size()), Math.min(matching.size(), offset + limit));
+        int from = Math.min(offset, matching.size());
+        // matching.size() - from, not offset + limit: an offset near Integer.MAX_VALUE must not overflow.
+        List<Task> page = matching.subList(from, from + Math.min(limit, matching.size() - from));
         return Json.write(json -> {
             json.writeStartObject();
             json.writeStringField("sessionId", sessionId);
@@ -306,11 +308,7 @@ final class BoardApi {
         if (to == null || !to.isTextual() || to.asText().isBlank()) {
             throw ApiException.badParameter("to", "Give the agent to move the task to as {\"to\": \"agent\"}");
         }
-        String agent = to.asText().strip();
-        if (agent.length() > Task.MAX_ID_LENGTH) {
-            throw ApiException.badParameter(
-                    "to", "'to' is " + agent.length() + " characters long; the limit is " + Task.MAX_ID_LENGTH);
-        }
+        String agent = QueryParameters.checkText("to", to.asText().strip(), Task.MAX_ID_LENGTH);
         if (agent.equals(task.assignee())) {
             throw conflict("Task " + task.id() + " is " + agent + "'s already; choose another agent");
         }

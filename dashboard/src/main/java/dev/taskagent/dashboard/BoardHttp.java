@@ -47,14 +47,16 @@ final class BoardHttp implements HttpHandler {
     private final byte[] tokenDigest;
     private final BoardApi api;
     private final EventStream events;
+    private final ExchangeExecutor exchanges;
 
-    BoardHttp(TaskDashboard.Settings settings, EventStream events) {
+    BoardHttp(TaskDashboard.Settings settings, EventStream events, ExchangeExecutor exchanges) {
         this.settings = settings;
         this.checkHost = TaskDashboard.isLoopback(settings.host())
                 || !settings.allowedHosts().isEmpty();
         this.tokenDigest = settings.token() == null ? null : sha256(settings.token());
         this.api = new BoardApi(settings, events);
         this.events = events;
+        this.exchanges = exchanges;
     }
 
     @Override
@@ -77,7 +79,14 @@ final class BoardHttp implements HttpHandler {
             LOG.debug("A client of the task board went away: {}", e.toString());
         } catch (RuntimeException e) {
             LOG.warn("The task board failed to answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
-            sendError(exchange, new ApiException(500, null, "The board failed: " + e.getMessage()));
+            // The exception's message is for the log: it may name the store's internals.
+            sendError(
+                    exchange,
+                    new ApiException(
+                            500,
+                            null,
+                            "The board failed to answer this request; the log of the process that serves it has"
+                                    + " the details"));
         } finally {
             exchange.close();
             // An event stream's thread may have been interrupted to drop its client; the pool reuses it.
@@ -91,17 +100,24 @@ final class BoardHttp implements HttpHandler {
                     421,
                     "Host",
                     "The Host header names a host this board does not serve; open" + " it through "
-                            + String.join(", ", LOOPBACK_HOSTS) + " or a host given to allowedHosts(...)");
+                            + String.join(", ", LOOPBACK_HOSTS)
+                            + " or a host given to allowedHosts(...) or publicOrigins(...)");
         }
         String origin = exchange.getRequestHeaders().getFirst("Origin");
-        if (origin != null && !sameOrigin(origin, exchange.getRequestHeaders().getFirst("Host"))) {
+        if (origin != null
+                && !Origins.isOwn(origin, exchange.getRequestHeaders().getFirst("Host"), settings.publicOrigins())) {
             throw new ApiException(
-                    403, "Origin", "Requests from another site's pages are refused (Origin " + origin + ")");
+                    403,
+                    "Origin",
+                    "Requests from another site's pages are refused (Origin " + QueryParameters.cut(origin)
+                            + "); a board reached at another address, e.g. through a TLS-terminating proxy, is"
+                            + " given it with publicOrigins(...)");
         }
         URI uri = exchange.getRequestURI();
         String path = uri.getRawPath();
         String method = exchange.getRequestMethod();
         if (!path.startsWith("/api/")) {
+            exchanges.requestRead();
             serveAsset(exchange, method, path);
             return;
         }
@@ -115,11 +131,13 @@ final class BoardHttp implements HttpHandler {
         }
         if (path.equals("/api/events")) {
             requireMethod(method, "GET");
+            exchanges.requestRead();
             events.serve(exchange, lastEventId(exchange));
             return;
         }
-        BoardApi.Reply reply =
-                api.answer(method, path, uri.getRawQuery(), exchange.getRequestHeaders(), body(exchange));
+        byte[] body = body(exchange);
+        exchanges.requestRead();
+        BoardApi.Reply reply = api.answer(method, path, uri.getRawQuery(), exchange.getRequestHeaders(), body);
         sendJson(exchange, reply.status(), reply.json());
     }
 
@@ -186,6 +204,9 @@ final class BoardHttp implements HttpHandler {
         if (LOOPBACK_HOSTS.contains(bare) && TaskDashboard.isLoopback(settings.host())) {
             return true;
         }
+        if (Origins.namesPublicHost(name, settings.publicOrigins())) {
+            return true;
+        }
         for (String allowed : settings.allowedHosts()) {
             String pattern = allowed.toLowerCase(Locale.ROOT);
             if (pattern.equals(name)
@@ -195,10 +216,6 @@ final class BoardHttp implements HttpHandler {
             }
         }
         return false;
-    }
-
-    private static boolean sameOrigin(String origin, String host) {
-        return host != null && origin.equalsIgnoreCase("http://" + host.strip());
     }
 
     private boolean authorized(String authorization) {

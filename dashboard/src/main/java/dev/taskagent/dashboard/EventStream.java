@@ -6,9 +6,11 @@ import dev.taskagent.event.EventsPrunedException;
 import dev.taskagent.event.FeedEvent;
 import dev.taskagent.event.FeedSubscription;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -32,6 +34,12 @@ import org.slf4j.LoggerFactory;
  * events it missed, read from the feed, unless it missed more than {@value #MAX_CATCH_UP}: then it gets a
  * {@code reset} event and reloads.
  *
+ * <p>A client that closed its connection while its stream was idle is only noticed when a write to it fails,
+ * and the first write after the peer closed usually succeeds (the peer answers it with a reset). So when a
+ * newcomer finds every slot taken, each stream is probed at once: it writes a heartbeat, and another {@value
+ * #PROBE_GAP_MILLIS} ms later, and the slots of the clients that are gone free up before the newcomer is
+ * answered. A slot is also freed whenever a write fails, an event's or a heartbeat's.
+ *
  * <p>Each event is {@code id: <position>}, {@code event: task}, {@code data: {position, taskId, sessionId,
  * kind, time, payload}}.
  *
@@ -46,11 +54,23 @@ final class EventStream implements AutoCloseable {
     /** The most missed events a returning client is sent; beyond, it reloads. */
     static final int MAX_CATCH_UP = 5_000;
 
+    /** How long after a probe's first heartbeat its second one is written. */
+    static final long PROBE_GAP_MILLIS = 50;
+
+    /** How long a newcomer that found every slot taken waits for probed streams of gone clients to end. */
+    static final long PROBE_WAIT_MILLIS = 500;
+
+    /** Put in a client's queue to make its thread write a heartbeat now; never sent as an event. */
+    private static final FeedEvent PROBE = new FeedEvent(1, 1, "", "probe", Instant.EPOCH, "{}");
+
     private final EventFeed feed;
     private final Duration heartbeat;
     private final long stallNanos;
     private final int maxClients;
     private final Set<Client> clients = ConcurrentHashMap.newKeySet();
+    /** Guards taking and freeing slots, so that {@code maxClients} holds; newcomers wait on it. */
+    private final Object slots = new Object();
+
     private final AtomicLong dropped = new AtomicLong();
     private volatile FeedSubscription subscription;
     private volatile boolean closed;
@@ -114,7 +134,7 @@ final class EventStream implements AutoCloseable {
     }
 
     private void drop(Client client) {
-        if (clients.remove(client)) {
+        if (release(client)) {
             dropped.incrementAndGet();
             LOG.info(
                     "Dropped a task board event stream whose client stopped reading (a write blocked for more than"
@@ -131,11 +151,10 @@ final class EventStream implements AutoCloseable {
             throw new ApiException(503, null, "This store has no event feed, so there is no live stream; poll the API");
         }
         long after = resumePosition(lastEventId);
-        if (closed || clients.size() >= maxClients) {
+        Client client = new Client(Thread.currentThread());
+        if (!admit(client)) {
             throw new ApiException(503, null, "Too many event streams are open (" + maxClients + "); try again later");
         }
-        Client client = new Client(Thread.currentThread());
-        clients.add(client);
         try {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
             exchange.getResponseHeaders().set("Cache-Control", "no-store");
@@ -150,8 +169,53 @@ final class EventStream implements AutoCloseable {
         } catch (IOException e) {
             LOG.debug("A task board event stream ended: {}", e.toString());
         } finally {
-            clients.remove(client);
+            release(client);
             Thread.interrupted();
+        }
+    }
+
+    /** Takes a slot for the client, probing the open streams when none is free; false when none frees up. */
+    private boolean admit(Client client) throws IOException {
+        if (tryAdmit(client)) {
+            return true;
+        }
+        for (Client open : clients) {
+            open.queue.offer(PROBE); // a full queue means its thread is writing anyway
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PROBE_WAIT_MILLIS);
+        synchronized (slots) {
+            while (!closed && clients.size() >= maxClients) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    slots.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("Interrupted while waiting for an event stream slot");
+                }
+            }
+        }
+        return tryAdmit(client);
+    }
+
+    private boolean tryAdmit(Client client) {
+        synchronized (slots) {
+            if (closed || clients.size() >= maxClients) {
+                return false;
+            }
+            clients.add(client);
+            return true;
+        }
+    }
+
+    /** Frees a client's slot and wakes a newcomer waiting for one. */
+    private boolean release(Client client) {
+        synchronized (slots) {
+            boolean removed = clients.remove(client);
+            slots.notifyAll();
+            return removed;
         }
     }
 
@@ -217,16 +281,19 @@ final class EventStream implements AutoCloseable {
 
     private void stream(OutputStream out, Client client, long sent) throws IOException, InterruptedException {
         long heartbeatMillis = heartbeat.toMillis();
+        long wait = heartbeatMillis;
         while (!closed && !client.dropped) {
-            FeedEvent event = client.queue.poll(heartbeatMillis, TimeUnit.MILLISECONDS);
-            if (event == null) {
+            FeedEvent event = client.queue.poll(wait, TimeUnit.MILLISECONDS);
+            // After a probe's heartbeat, a second one soon: the first write to a gone client usually succeeds.
+            wait = event == PROBE ? PROBE_GAP_MILLIS : heartbeatMillis;
+            if (event == null || event == PROBE) {
                 dropStalledClients();
                 write(client, out, ": heartbeat\n\n");
                 continue;
             }
             StringBuilder frames = new StringBuilder();
             do {
-                if (event.position() > sent) {
+                if (event != PROBE && event.position() > sent) {
                     frames.append(frame(event));
                     sent = event.position();
                 }
@@ -284,6 +351,9 @@ final class EventStream implements AutoCloseable {
         for (Client client : clients) {
             client.dropped = true;
             client.thread.interrupt();
+        }
+        synchronized (slots) {
+            slots.notifyAll(); // a newcomer waiting for a slot gets its 503 now
         }
     }
 

@@ -44,12 +44,7 @@ final class QueryParameters {
                 if (values.putIfAbsent(name, value) != null) {
                     throw ApiException.badParameter(name, "Parameter '" + name + "' is given twice; give it once");
                 }
-                if (value.length() > MAX_VALUE_LENGTH) {
-                    throw ApiException.badParameter(
-                            name,
-                            "Parameter '" + name + "' is " + value.length() + " characters long; the limit is "
-                                    + MAX_VALUE_LENGTH);
-                }
+                checkText(name, value, MAX_VALUE_LENGTH);
             }
         }
         return new QueryParameters(values);
@@ -88,7 +83,45 @@ final class QueryParameters {
         }
     }
 
+    /**
+     * Refuses a value that no store holds and no answer carries intact: one longer than {@code maxLength}, or
+     * one with a NUL character or an unpaired surrogate (which a JSON body's {@code \\uD800} can produce).
+     * Every text a request gives passes here before it reaches the store.
+     */
+    static String checkText(String parameter, String value, int maxLength) {
+        if (value.length() > maxLength) {
+            throw ApiException.badParameter(
+                    parameter,
+                    "Parameter '" + parameter + "' is " + value.length() + " characters long; the limit is "
+                            + maxLength);
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\0') {
+                throw ApiException.badParameter(
+                        parameter,
+                        "Parameter '" + parameter + "' holds a NUL character (at index " + i + "); remove it");
+            }
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw ApiException.badParameter(
+                        parameter,
+                        "Parameter '" + parameter + "' holds half of a surrogate pair (at index " + i
+                                + "), which is not text; send whole characters");
+            }
+        }
+        return value;
+    }
+
+    /** The text cut to 80 characters for a message, never between the two halves of a surrogate pair. */
     static String cut(String text) {
-        return text.length() <= 80 ? text : text.substring(0, 79) + "\u2026";
+        if (text.length() <= 80) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(78)) ? 78 : 79;
+        return text.substring(0, end) + "\u2026";
     }
 }

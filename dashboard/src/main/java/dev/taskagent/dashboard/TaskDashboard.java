@@ -14,10 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The live task board: serves a page of task cards, a JSON API and a stream of server-sent events fed by
@@ -60,10 +56,16 @@ public final class TaskDashboard implements AutoCloseable {
     /** How many event streams may be open at once unless the builder says otherwise. */
     public static final int DEFAULT_MAX_EVENT_CLIENTS = 32;
 
+    /** How many connections may be served at once (each holds a thread) unless the builder says otherwise. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 64;
+
+    /** How long a client may take to send its request unless the builder says otherwise. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
     private final Settings settings;
     private final Object lifecycle = new Object();
     private HttpServer server;
-    private ExecutorService executor;
+    private ExchangeExecutor executor;
     private EventStream events;
     private boolean started;
     private boolean closed;
@@ -95,24 +97,19 @@ public final class TaskDashboard implements AutoCloseable {
             }
             started = true;
             EventFeed feed = feedOf(settings.store());
-            AtomicInteger threads = new AtomicInteger();
-            executor = Executors.newCachedThreadPool(runnable -> {
-                Thread thread = new Thread(runnable, "taskagent-board-" + threads.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-            });
+            executor = new ExchangeExecutor(settings.maxConnections(), settings.requestTimeout());
             events = new EventStream(feed, settings.heartbeat(), settings.stallTimeout(), settings.maxEventClients());
             try {
                 server = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 64);
             } catch (IOException e) {
-                executor.shutdownNow();
+                executor.close();
                 throw new IllegalStateException(
                         "Could not listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage()
                                 + "; choose another port, or port 0 for any free one",
                         e);
             }
             server.setExecutor(executor);
-            server.createContext("/", new BoardHttp(settings, events));
+            server.createContext("/", new BoardHttp(settings, events, executor));
             events.start();
             server.start();
             return this;
@@ -164,12 +161,7 @@ public final class TaskDashboard implements AutoCloseable {
                 server.stop(0);
             }
             if (executor != null) {
-                executor.shutdownNow();
-                try {
-                    executor.awaitTermination(5, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                executor.close();
             }
         }
     }
@@ -178,6 +170,20 @@ public final class TaskDashboard implements AutoCloseable {
     long droppedEventClients() {
         synchronized (lifecycle) {
             return events == null ? 0 : events.droppedClients();
+        }
+    }
+
+    /** How many connections were closed for not sending their request in time (for tests). */
+    long timedOutConnections() {
+        synchronized (lifecycle) {
+            return executor == null ? 0 : executor.timedOutConnections();
+        }
+    }
+
+    /** How many connections lost their place to a newcomer while sending their request (for tests). */
+    long displacedConnections() {
+        synchronized (lifecycle) {
+            return executor == null ? 0 : executor.displacedConnections();
         }
     }
 
@@ -219,9 +225,12 @@ public final class TaskDashboard implements AutoCloseable {
             String token,
             boolean actionsEnabled,
             List<String> allowedHosts,
+            List<String> publicOrigins,
             Duration heartbeat,
             Duration stallTimeout,
             int maxEventClients,
+            int maxConnections,
+            Duration requestTimeout,
             Clock clock) {}
 
     /**
@@ -237,9 +246,12 @@ public final class TaskDashboard implements AutoCloseable {
         private String token;
         private boolean actionsEnabled;
         private final List<String> allowedHosts = new ArrayList<>();
+        private final List<String> publicOrigins = new ArrayList<>();
         private Duration heartbeat = DEFAULT_HEARTBEAT;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
         private int maxEventClients = DEFAULT_MAX_EVENT_CLIENTS;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Clock clock = Clock.systemUTC();
 
         private Builder() {}
@@ -327,6 +339,27 @@ public final class TaskDashboard implements AutoCloseable {
         }
 
         /**
+         * Names the origins at which users reach the board when it is not its own address, e.g. {@code
+         * https://board.example.com} behind a TLS-terminating reverse proxy. A request whose {@code Origin}
+         * header is one of them is the board's own (besides {@code http://} and its {@code Host}), and their
+         * host names are accepted {@code Host} headers. Nothing a request says (no {@code X-Forwarded-Proto}
+         * or {@code Forwarded} header) widens this: only the origins named here.
+         *
+         * @param origins {@code https://name} or {@code http://name}, with a port where it is not the default,
+         *     without a path
+         * @return this builder
+         * @throws NullPointerException if an origin is null
+         * @throws IllegalArgumentException if an origin is not a scheme, a host and an optional port
+         */
+        public Builder publicOrigins(String... origins) {
+            Arrays.stream(origins)
+                    .map(origin -> Objects.requireNonNull(origin, "origin"))
+                    .map(Origins::requirePublicOrigin)
+                    .forEach(publicOrigins::add);
+            return this;
+        }
+
+        /**
          * Sets how often an idle event stream sends a heartbeat comment, so that proxies keep it open and
          * the page notices a dead connection.
          *
@@ -350,7 +383,8 @@ public final class TaskDashboard implements AutoCloseable {
         }
 
         /**
-         * Limits how many event streams may be open at once; more get 503.
+         * Limits how many event streams may be open at once; more get 503. Each holds one of the {@linkplain
+         * #maxConnections(int) connections}, so it must stay below that limit.
          *
          * @param value 1-10,000; {@value #DEFAULT_MAX_EVENT_CLIENTS} unless set
          * @return this builder
@@ -361,6 +395,45 @@ public final class TaskDashboard implements AutoCloseable {
                 throw new IllegalArgumentException("maxEventClients must be 1-10000, was " + value);
             }
             maxEventClients = value;
+            return this;
+        }
+
+        /**
+         * Limits how many connections the board serves at once: reading a request, answering it, or streaming
+         * events. Each holds a thread, so this bounds the board's threads. A connection beyond the limit takes
+         * the place of the one that has been sending its request the longest, which is closed; when every
+         * place is answering a request, the newcomer is closed instead. Idle keep-alive connections hold no
+         * thread and do not count.
+         *
+         * @param value 2-10,000; {@value #DEFAULT_MAX_CONNECTIONS} unless set; above {@link
+         *     #maxEventClients(int)}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxConnections(int value) {
+            if (value < 2 || value > 10_000) {
+                throw new IllegalArgumentException("maxConnections must be 2-10000, was " + value);
+            }
+            maxConnections = value;
+            return this;
+        }
+
+        /**
+         * Sets how long a client may take to send its request (the request line, the headers and the body),
+         * from its first bytes; a connection still sending after that is closed, before any token check. An
+         * event stream, once its request is read, is not limited by this.
+         *
+         * @param value 100 ms to 5 minutes; 10 s unless set
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder requestTimeout(Duration value) {
+            Objects.requireNonNull(value, "requestTimeout");
+            if (value.compareTo(Duration.ofMillis(100)) < 0 || value.compareTo(Duration.ofMinutes(5)) > 0) {
+                throw new IllegalArgumentException("requestTimeout must be 100 ms to 5 minutes, was " + value);
+            }
+            requestTimeout = value;
             return this;
         }
 
@@ -380,8 +453,8 @@ public final class TaskDashboard implements AutoCloseable {
          * Builds the board; {@link TaskDashboard#start()} starts it.
          *
          * @return the board, not started
-         * @throws IllegalStateException if no store was set, if a non-loopback address has no token, or if
-         *     actions were enabled without a token
+         * @throws IllegalStateException if no store was set, if a non-loopback address has no token, if
+         *     actions were enabled without a token, or if the event streams could take every connection
          */
         public TaskDashboard build() {
             if (store == null) {
@@ -397,6 +470,12 @@ public final class TaskDashboard implements AutoCloseable {
                         + " characters), which every action must carry in its Authorization header,"
                         + " or leave actions off");
             }
+            if (maxEventClients >= maxConnections) {
+                throw new IllegalStateException("maxEventClients (" + maxEventClients + ") must be below"
+                        + " maxConnections (" + maxConnections + "): each event stream holds a connection, and the"
+                        + " page needs more for its requests; raise maxConnections(...) or lower"
+                        + " maxEventClients(...)");
+            }
             return new TaskDashboard(new Settings(
                     store,
                     host,
@@ -404,9 +483,12 @@ public final class TaskDashboard implements AutoCloseable {
                     token,
                     actionsEnabled,
                     List.copyOf(allowedHosts),
+                    List.copyOf(publicOrigins),
                     heartbeat,
                     stallTimeout,
                     maxEventClients,
+                    maxConnections,
+                    requestTimeout,
                     clock));
         }
     }

@@ -18,6 +18,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -188,6 +189,81 @@ class DashboardApiTest {
                         .get("error")
                         .asText())
                 .isEqualTo("Parameter 'limit' must be a whole number from 1 to 1000, was '0'");
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "/api/sessions/trip/tasks?offset=2147483648 | offset | Parameter 'offset' must be a whole number"
+                        + " from 0 to 2147483647, was '2147483648'",
+                "/api/sessions/{long}/tasks | session | Parameter 'session' is 256 characters long; the limit is 255",
+                "/api/sessions/tr%00ip/tasks | session | Parameter 'session' holds a NUL character (at index 2);"
+                        + " remove it",
+                "/api/sessions/trip/tasks?assignee=a%00n | assignee | Parameter 'assignee' holds a NUL character (at"
+                        + " index 1); remove it",
+                "/api/sessions/trip/tasks?text={long} | text | Parameter 'text' is 1001 characters long; the limit is"
+                        + " 1000",
+            })
+    void oddParametersAreRefusedWith400AndAMessageNotAnInternalError(String path, String parameter, String message) {
+        create("trip", "Book flights", "ann");
+
+        BoardClient.Reply reply = client.get(path.replace("{long}", "s".repeat(path.contains("text=") ? 1001 : 256)));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+        assertThat(reply.json().get("parameter").asText()).isEqualTo(parameter);
+        assertThat(reply.json().get("error").asText()).isEqualTo(message);
+    }
+
+    @Test
+    void anOffsetFarBeyondTheLastTaskGivesAnEmptyPage() {
+        create("trip", "Book flights", "ann");
+
+        BoardClient.Reply reply = client.get("/api/sessions/trip/tasks?offset=2147483647&limit=1000");
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().get("tasks")).isEmpty();
+        assertThat(reply.json().get("total").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void aMessageThatQuotesAParameterNeverCutsACharacterInHalf() {
+        String value = "x".repeat(78) + "\uD83D\uDE00" + "y".repeat(10);
+
+        BoardClient.Reply reply =
+                client.get("/api/sessions/trip/tasks?status=" + URLEncoder.encode(value, StandardCharsets.UTF_8));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+        assertThat(reply.json().get("error").asText()).endsWith("was '" + "x".repeat(78) + "\u2026'");
+    }
+
+    @Test
+    void aStoreFailureAnswers500WithoutTheStoresMessage() {
+        TaskStore failing = new TaskStore() {
+            @Override
+            public <R> R inTransaction(TransactionWork<R> work) {
+                return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
+                    @Override
+                    public List<String> listSessionIds() {
+                        throw new IllegalStateException("connection to db-7.internal:5432 refused for user board");
+                    }
+                }));
+            }
+        };
+        try (TaskDashboard failingBoard = TaskDashboard.builder()
+                .store(failing)
+                .bind("127.0.0.1", 0)
+                .build()
+                .start()) {
+            BoardClient.Reply reply = new BoardClient(failingBoard).get("/api/sessions");
+
+            assertThat(reply.status()).isEqualTo(500);
+            assertThat(reply.json().get("error").asText())
+                    .isEqualTo("The board failed to answer this request; the log of the process that serves it has"
+                            + " the details");
+            assertThat(reply.body()).doesNotContain("db-7", "IllegalStateException");
+        }
     }
 
     @Test

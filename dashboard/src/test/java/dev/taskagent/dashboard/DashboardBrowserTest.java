@@ -32,6 +32,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
@@ -218,6 +219,43 @@ class DashboardBrowserTest {
             visible(card(withToken, task));
             assertThat(withToken.url()).doesNotContain(token).endsWith("?session=secret-session");
             PlaywrightAssertions.assertThat(withToken.locator("#live")).hasText("live", text());
+        }
+    }
+
+    @Test
+    void aPageRefusedALiveStreamPollsThenGoesLiveOnceASlotFrees() throws Exception {
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        TaskQueue queue = TaskQueue.builder(store).build();
+        Task first = queue.create(NewTask.of("trip", "Book flights"));
+        try (TaskDashboard board = TaskDashboard.builder()
+                        .store(store)
+                        .bind("127.0.0.1", 0)
+                        .maxEventClients(1)
+                        .build()
+                        .start();
+                BrowserContext context = harness.browser().newContext()) {
+            EventClient occupant = new EventClient(new BoardClient(board), Map.of());
+            try {
+                assertThat(occupant.status(Duration.ofSeconds(10))).isEqualTo(200);
+                Page page = context.newPage();
+                page.navigate(board.uri() + "?session=trip");
+                visible(card(page, first));
+                PlaywrightAssertions.assertThat(page.locator("#live")).hasText("polling", text());
+                page.evaluate("() => { window.boardNotReloaded = true; }");
+
+                occupant.close();
+
+                // The page asks again with backoff (1 s, 2 s, 4 s, … up to 30 s) and takes the freed slot.
+                PlaywrightAssertions.assertThat(page.locator("#live"))
+                        .hasText("live", new LocatorAssertions.HasTextOptions().setTimeout(30_000));
+                Task second = queue.create(NewTask.of("trip", "Book a hotel"));
+                visible(card(page, second));
+                assertThat(board.openEventStreams()).isEqualTo(1);
+                assertThat(page.evaluate("() => window.boardNotReloaded === true"))
+                        .isEqualTo(true);
+            } finally {
+                occupant.close();
+            }
         }
     }
 

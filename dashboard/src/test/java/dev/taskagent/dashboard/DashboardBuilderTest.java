@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DashboardBuilderTest {
@@ -54,6 +56,40 @@ class DashboardBuilderTest {
         assertThatThrownBy(() -> TaskDashboard.builder().build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("No store: call store(...) with the TaskStore whose tasks to show");
+    }
+
+    @Test
+    void eventStreamsThatCouldTakeEveryConnectionAreRefusedNamingBothLimits() {
+        assertThatThrownBy(() -> TaskDashboard.builder()
+                        .store(store)
+                        .maxConnections(8)
+                        .maxEventClients(8)
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("maxEventClients (8) must be below maxConnections (8): each event stream holds a"
+                        + " connection, and the page needs more for its requests; raise maxConnections(...) or"
+                        + " lower maxEventClients(...)");
+    }
+
+    @Test
+    void connectionLimitsAndRequestTimeoutsOutOfRangeAreRefused() {
+        assertThatThrownBy(() -> TaskDashboard.builder().maxConnections(1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxConnections must be 2-10000, was 1");
+        assertThatThrownBy(() -> TaskDashboard.builder().requestTimeout(Duration.ofMillis(10)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("requestTimeout must be 100 ms to 5 minutes, was PT0.01S");
+    }
+
+    @Test
+    void aPublicOriginThatIsNotASchemeAndAHostIsRefused() {
+        for (String origin :
+                List.of("board.example.com", "https://board.example.com/board", "ftp://board.example.com")) {
+            assertThatThrownBy(() -> TaskDashboard.builder().publicOrigins(origin))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("A public origin is a scheme, a host and an optional port, as a browser sends it in"
+                            + " its Origin header, e.g. https://board.example.com; was '" + origin + "'");
+        }
     }
 
     @Test

@@ -145,6 +145,35 @@ class DashboardEventStreamTest {
         }
     }
 
+    @Test
+    void theSlotOfAClientThatClosedItsStreamIsFreeForTheNextOneAtOnce() throws Exception {
+        try (TaskDashboard small = TaskDashboard.builder()
+                .store(store)
+                .bind("127.0.0.1", 0)
+                .maxEventClients(2)
+                .heartbeatInterval(Duration.ofMinutes(5)) // no heartbeat would notice the closed client
+                .build()
+                .start()) {
+            BoardClient smallClient = new BoardClient(small);
+            EventClient leaving = new EventClient(smallClient, Map.of());
+            try (EventClient staying = new EventClient(smallClient, Map.of())) {
+                assertThat(leaving.status(WAIT)).isEqualTo(200);
+                assertThat(staying.status(WAIT)).isEqualTo(200);
+                try (EventClient refused = new EventClient(smallClient, Map.of())) {
+                    assertThat(refused.status(WAIT)).isEqualTo(503);
+                }
+
+                leaving.close();
+                try (EventClient next = new EventClient(smallClient, Map.of())) {
+                    assertThat(next.status(WAIT)).isEqualTo(200);
+                    Task task = queue.create(NewTask.of("trip", "Book flights"));
+                    assertThat(next.next(WAIT).data().get("taskId").asLong()).isEqualTo(task.id());
+                    assertThat(staying.next(WAIT).data().get("taskId").asLong()).isEqualTo(task.id());
+                }
+            }
+        }
+    }
+
     private int streamsOpen() {
         return board.openEventStreams();
     }

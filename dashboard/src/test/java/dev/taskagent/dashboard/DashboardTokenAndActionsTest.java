@@ -9,8 +9,14 @@ import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.testkit.MutableClock;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -146,6 +152,43 @@ class DashboardTokenAndActionsTest {
     }
 
     @Test
+    void behindATlsProxyAnActionFromTheBoardsPublicOriginIsDoneOnceThatOriginIsNamed() throws Exception {
+        Task task = queue.create(
+                NewTask.builder("trip", "Book flights").assignee("ann").build());
+        try (TaskDashboard proxied = proxiedBoard()) {
+            // What a proxy at https://board.example.com forwards from the board's own page.
+            String fromThePage = "Origin: https://board.example.com\r\nX-Forwarded-Proto: https\r\n";
+
+            String refused = rawArchive(board, "127.0.0.1:" + board.port(), fromThePage, task);
+            String done = rawArchive(proxied, "board.example.com", fromThePage, task);
+
+            assertThat(refused).as("a board not told its public origin").startsWith("HTTP/1.1 403 ");
+            assertThat(done).startsWith("HTTP/1.1 200 ");
+            assertThat(store.findTask(task.id()).orElseThrow().archived()).isTrue();
+        }
+    }
+
+    @Test
+    void behindATlsProxyAnotherSitesPageIsStillRefusedWhateverTheForwardedHeadersSay() throws Exception {
+        Task task = queue.create(
+                NewTask.builder("trip", "Book flights").assignee("ann").build());
+        try (TaskDashboard proxied = proxiedBoard()) {
+            for (String foreign : List.of(
+                    "Origin: https://evil.example\r\nX-Forwarded-Proto: https\r\n",
+                    "Origin: https://board.example.com.evil.example\r\n",
+                    "Origin: https://evil.example\r\nForwarded: proto=https;host=board.example.com\r\n"
+                            + "X-Forwarded-Host: board.example.com\r\n",
+                    "Origin: https://board.example.com:8443\r\n",
+                    "Origin: null\r\n")) {
+                assertThat(rawArchive(proxied, "board.example.com", foreign, task))
+                        .as(foreign)
+                        .startsWith("HTTP/1.1 403 ");
+            }
+            assertThat(store.findTask(task.id()).orElseThrow().archived()).isFalse();
+        }
+    }
+
+    @Test
     void aTaskIsArchivedAndLeavesTheQueues() {
         Task task = queue.create(
                 NewTask.builder("trip", "Book flights").assignee("ann").build());
@@ -199,6 +242,26 @@ class DashboardTokenAndActionsTest {
     }
 
     @Test
+    void aMoveToAnAgentNameWithHalfASurrogatePairOrANulIsRefusedAndChangesNothing() {
+        Task task = queue.create(
+                NewTask.builder("trip", "Book flights").assignee("ann").build());
+        String version = "{\"version\":" + task.version() + ",\"to\":";
+
+        BoardClient.Reply surrogate =
+                owner.post("/api/tasks/" + task.id() + "/move", version + "\"bo\\ud800b\"}", Map.of());
+        BoardClient.Reply nul = owner.post("/api/tasks/" + task.id() + "/move", version + "\"b\\u0000ob\"}", Map.of());
+
+        assertThat(surrogate.status()).as(surrogate.body()).isEqualTo(400);
+        assertThat(surrogate.json().get("error").asText())
+                .isEqualTo("Parameter 'to' holds half of a surrogate pair (at index 2), which is not text; send whole"
+                        + " characters");
+        assertThat(nul.status()).as(nul.body()).isEqualTo(400);
+        assertThat(nul.json().get("error").asText())
+                .isEqualTo("Parameter 'to' holds a NUL character (at index 1); remove it");
+        assertThat(store.findTask(task.id()).orElseThrow().assignee()).isEqualTo("ann");
+    }
+
+    @Test
     void unknownActionsTasksAndBadBodiesAreRefused() {
         Task task = queue.create(
                 NewTask.builder("trip", "Book flights").assignee("ann").build());
@@ -238,5 +301,33 @@ class DashboardTokenAndActionsTest {
         Task failed = store.findTask(task.id()).orElseThrow();
         assertThat(failed.status()).isEqualTo(TaskStatus.FAILED);
         return failed;
+    }
+
+    private TaskDashboard proxiedBoard() {
+        return TaskDashboard.builder()
+                .store(store)
+                .bind("127.0.0.1", 0)
+                .token(TOKEN)
+                .enableActions()
+                .publicOrigins("https://board.example.com")
+                .build()
+                .start();
+    }
+
+    /** Archives a task with a request written by hand, as a proxy forwards it; answers the status line. */
+    private static String rawArchive(TaskDashboard target, String host, String headers, Task task) throws Exception {
+        byte[] body = ("{\"version\":" + task.version() + "}").getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("127.0.0.1", target.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/tasks/" + task.id() + "/archive HTTP/1.1\r\nHost: " + host + "\r\n" + headers
+                            + "Authorization: Bearer " + TOKEN + "\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
+        }
     }
 }

@@ -440,7 +440,13 @@
     debounce('sides', 200, loadSides);
   }
 
+  // Refused a stream (503: every slot taken), the page polls meanwhile and asks again after 1 s, 2 s, 4 s, …
+  // up to 30 s, each wait shortened by up to a half at random so that refused pages do not come back together.
+  const RETRY_FIRST_MS = 1000;
+  const RETRY_MOST_MS = 30000;
+
   async function follow() {
+    let refusals = 0;
     for (;;) {
       try {
         const response = await fetch('/api/events', {
@@ -449,9 +455,16 @@
         });
         if (response.status === 503) {
           setLive('polling');
-          return poll();
+          poll();
+          const backoff = Math.min(RETRY_MOST_MS, RETRY_FIRST_MS * 2 ** refusals);
+          refusals++;
+          await new Promise((resolve) => setTimeout(resolve, backoff * (0.5 + Math.random() / 2)));
+          continue;
         }
         if (response.status !== 200) throw new Error('status ' + response.status);
+        refusals = 0;
+        stopPolling();
+        // What changed while it polled or waited is sent first: the stream resumes from state.position.
         setLive('live');
         const reader = response.body.getReader();
         const decoder = new TextDecoder();
@@ -482,10 +495,16 @@
   }
 
   function poll() {
-    setInterval(() => {
+    if (state.timers.poll) return;
+    state.timers.poll = setInterval(() => {
       loadBoard(false);
       loadSides();
     }, 2000);
+  }
+
+  function stopPolling() {
+    clearInterval(state.timers.poll);
+    state.timers.poll = null;
   }
 
   // ---- start ---------------------------------------------------------------------------------------
