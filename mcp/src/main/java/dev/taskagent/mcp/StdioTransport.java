@@ -23,7 +23,8 @@ import reactor.core.publisher.Mono;
  *
  * <p>The SDK has a stdio transport; this one exists for what a server that many clients rely on must do
  * with bad input, which that one does not: a line that is not a JSON-RPC message is answered with a
- * JSON-RPC parse error and the next line is read (the SDK's stops reading); a line over the size limit is
+ * JSON-RPC parse error and the next line is read (the SDK's stops reading), and so is a line that names a
+ * key twice in one object (see {@link WireJson}); a line over the size limit is
  * skipped and answered with an error; a request before {@code initialize} is refused at once (the SDK's
  * session would hold it until initialization, for ever) and so is a second {@code initialize}. Messages
  * themselves are parsed, dispatched and answered by the SDK's session.
@@ -144,6 +145,9 @@ final class StdioTransport implements McpServerTransportProvider {
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(jsonMapper, line);
+        } catch (WireJson.DuplicateKeyException e) {
+            sendErrorWithoutId(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: " + e.getMessage());
+            return;
         } catch (IOException | RuntimeException e) {
             sendErrorWithoutId(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not a JSON-RPC message");
             return;
