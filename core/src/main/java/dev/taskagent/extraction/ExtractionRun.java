@@ -5,6 +5,7 @@ import dev.taskagent.extraction.AgentRun.StopReason;
 import dev.taskagent.extraction.IterationScope.ExecutedCall;
 import dev.taskagent.internal.ModelLoop;
 import dev.taskagent.internal.ModelLoop.Round;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.observe.ToolExecution;
@@ -125,7 +126,8 @@ final class ExtractionRun implements ModelLoop.Hooks {
             toolCalls.add(new ToolCallRecord(scope.iteration(), executed.call(), executed.result(), true));
         }
         thinking.addAll(scope.thinking());
-        scope.thinking().forEach(text -> LOG.debug("Session '{}' thinking: {}", sessionId, text));
+        scope.thinking()
+                .forEach(text -> LOG.debug("Session '{}' thinking: {}", Texts.forLog(sessionId), Texts.forLog(text)));
         Set<Long> reachedTerminal = new LinkedHashSet<>();
         for (TaskEvent event : scope.events()) {
             long id = event.task().id();

@@ -291,8 +291,8 @@ public final class ModelLoop {
      * @param error the failure
      */
     public void reportFailure(String subject, RunError error) {
-        log.warn("{} stopped: {}", subject, error.message());
-        log.debug("{} stopped", subject, error.cause());
+        log.warn("{} stopped: {}", Texts.forLog(subject), Texts.forLog(error.message()));
+        log.debug("{} stopped", Texts.forLog(subject), error.cause());
     }
 
     /** One run of the loop: its history and what it counted. Used by one thread. */

@@ -39,4 +39,22 @@ public final class StorableText {
         }
         return Optional.empty();
     }
+
+    /**
+     * Describes the first control character of a name (C0, DEL or C1, a newline and a tab included): a name
+     * is one line of printable text, because it is shown in listings, tool results and logs, where a
+     * newline or a terminal escape in it could pass for something else.
+     *
+     * @param name the name
+     * @return e.g. {@code a control character (U+000A) at index 3}, or empty when there is none
+     */
+    public static Optional<String> controlCharacter(String name) {
+        for (int index = 0; index < name.length(); index++) {
+            char c = name.charAt(index);
+            if (Character.getType(c) == Character.CONTROL) {
+                return Optional.of("a control character (U+" + String.format("%04X", (int) c) + ") at index " + index);
+            }
+        }
+        return Optional.empty();
+    }
 }

@@ -2,7 +2,8 @@ package dev.taskagent.internal;
 
 /**
  * Shortening texts for people and models without ever splitting a character: the one place that cuts
- * descriptions for listings and labels, and values for error messages.
+ * descriptions for listings and labels, and values for error messages; and the one place that makes a
+ * text of a user or a model safe to put in a log line ({@link #forLog(String)}).
  *
  * <p>Thread-safe (stateless).
  */
@@ -49,5 +50,69 @@ public final class Texts {
      */
     public static String oneLine(String text) {
         return text.strip().replaceAll("\\s+", " ");
+    }
+
+    /**
+     * Makes a text that came from a user or a model safe for one log line: control characters (C0, DEL,
+     * C1), line and paragraph separators, format characters (bidirectional overrides) and unpaired
+     * surrogates are written as Java escapes ({@code \n}, {@code \r}, {@code \t}, {@code \u001B}), and a
+     * backslash as two, so that the text can neither start a forged log line nor recolour a terminal, and
+     * an escape in the log always means an escaped character.
+     *
+     * @param text the text, or null
+     * @return the text on one line; {@code "null"} for null
+     */
+    public static String forLog(String text) {
+        if (text == null) {
+            return "null";
+        }
+        StringBuilder escaped = null;
+        int length = text.length();
+        for (int index = 0; index < length; index++) {
+            char c = text.charAt(index);
+            String replacement = logEscape(text, index);
+            if (replacement == null) {
+                if (escaped != null) {
+                    escaped.append(c);
+                }
+                continue;
+            }
+            if (escaped == null) {
+                escaped = new StringBuilder(length + 16).append(text, 0, index);
+            }
+            escaped.append(replacement);
+        }
+        return escaped == null ? text : escaped.toString();
+    }
+
+    private static String logEscape(String text, int index) {
+        char c = text.charAt(index);
+        switch (c) {
+            case '\\':
+                return "\\\\";
+            case '\n':
+                return "\\n";
+            case '\r':
+                return "\\r";
+            case '\t':
+                return "\\t";
+            default:
+                break;
+        }
+        if (Character.isHighSurrogate(c)
+                && index + 1 < text.length()
+                && Character.isLowSurrogate(text.charAt(index + 1))) {
+            return null;
+        }
+        if (Character.isLowSurrogate(c) && index > 0 && Character.isHighSurrogate(text.charAt(index - 1))) {
+            return null;
+        }
+        int type = Character.getType(c);
+        boolean unsafe = type == Character.CONTROL
+                || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR
+                || type == Character.FORMAT
+                || type == Character.SURROGATE;
+        return unsafe ? String.format("\\u%04X", (int) c) : null;
     }
 }

@@ -23,7 +23,9 @@ import java.util.function.Supplier;
  *
  * <p>Result texts are short because a model pays for every token it reads: writes answer with one line,
  * and only the tools whose purpose is to hand a task to the model ({@code signup_for_task}, {@code
- * move_task}, {@code get_task}) add the task as compact JSON (see {@link TaskJson}). Input the model can
+ * move_task}, {@code get_task}) add the task as compact JSON (see {@link TaskJson}); they also return it
+ * as structured content, {@code {"task": …}}, built from the {@link Task} (never from the text), and
+ * declare its {@linkplain TaskJson#RESULT_SCHEMA output schema}. Input the model can
  * fix (blank names, a bad id, a comment over the limit) is a soft error that names the argument; refused
  * moves are soft errors whose texts are listed in {@code docs/tools.md}.
  */
@@ -75,11 +77,12 @@ final class QueueTools {
                         + " its comments and links, its attempt and the time its lease ends. Finish it with"
                         + " complete_task, naming the attempt.",
                 JsonSchema.object().requiredString("agent_name", "Your agent name"),
+                TaskJson.RESULT_SCHEMA,
                 arguments -> {
                     String agent = arguments.requiredName("agent_name");
                     return queue.claimNext(agent)
                             .map(task -> withTask("Task #" + task.id() + " claimed and set to working status", task))
-                            .orElseGet(() -> ToolResult.ok("No idle task is available for " + agent));
+                            .orElseGet(() -> ToolResult.ok("No idle task is available for " + agent, TaskJson.NO_TASK));
                 });
     }
 
@@ -136,6 +139,7 @@ final class QueueTools {
                         .requiredString("new_agent", "Who takes over")
                         .requiredString("comment", "What is done and what is left")
                         .optionalInteger("attempt", "Your claim's attempt, if you claimed the task"),
+                TaskJson.RESULT_SCHEMA,
                 arguments -> {
                     long taskId = arguments.requiredId("task_id");
                     String currentAgent = arguments.requiredName("current_agent");
@@ -187,10 +191,11 @@ final class QueueTools {
                 GET_TASK,
                 "Get a task with its comments and links.",
                 JsonSchema.object().requiredInteger("task_id", "Task id"),
+                TaskJson.RESULT_SCHEMA,
                 arguments -> {
                     long taskId = arguments.requiredId("task_id");
                     return queue.get(taskId)
-                            .map(task -> ToolResult.ok(TaskJson.render(task)))
+                            .map(task -> ToolResult.ok(TaskJson.render(task), TaskJson.result(task)))
                             .orElseGet(() -> ToolResult.error(new TaskNotFoundException(taskId).getMessage()));
                 });
     }
@@ -323,7 +328,7 @@ final class QueueTools {
     }
 
     private static ToolResult withTask(String headline, Task task) {
-        return ToolResult.ok(headline + "\n" + TaskJson.render(task));
+        return ToolResult.ok(headline + "\n" + TaskJson.render(task), TaskJson.result(task));
     }
 
     /** Runs an operation; a refusal because of the task's state becomes an error result with its message. */

@@ -24,7 +24,46 @@ final class TaskJson {
     /** Descriptions in a queue listing are cut here; {@code get_task} shows the whole text. */
     static final int LISTING_DESCRIPTION_LENGTH = 120;
 
+    /**
+     * The output schema of the tools whose result is a task ({@code signup_for_task}, {@code move_task},
+     * {@code get_task}): their structured content is {@code {"task": <the task as rendered>}}, or {@code
+     * {}} when {@code signup_for_task} finds no idle task. Fields that are empty are left out.
+     */
+    static final String RESULT_SCHEMA = """
+            {"type":"object","properties":{"task":{"type":"object","properties":{\
+            "id":{"type":"integer","minimum":1},\
+            "status":{"type":"string","enum":["pending","running","success","failed"]},\
+            "priority":{"type":"integer"},\
+            "assignee":{"type":"string"},\
+            "previous_assignee":{"type":"string"},\
+            "created_by":{"type":"string"},\
+            "attempt":{"type":"integer","minimum":1},\
+            "lease_until":{"type":"string"},\
+            "description":{"type":"string"},\
+            "steps":{"type":"string"},\
+            "current_step":{"type":"integer","minimum":1},\
+            "progress":{"type":"array","items":{"type":"string"}},\
+            "preference":{"type":"string"},\
+            "comments":{"type":"array","items":{"type":"string"}},\
+            "links":{"type":"array","items":{"type":"string"}},\
+            "archived":{"type":"boolean"}},\
+            "required":["id","status","priority","description"]}}}""";
+
+    /** The structured content of a result without a task. */
+    static final String NO_TASK = "{}";
+
     private TaskJson() {}
+
+    /**
+     * Renders a task as the structured content of a tool result, {@code {"task": {...}}}, from the task
+     * itself: never from a result's text, which holds names and texts that a caller chose.
+     *
+     * @param task the task
+     * @return the structured content, conforming to {@link #RESULT_SCHEMA}
+     */
+    static String result(Task task) {
+        return "{\"task\":" + render(task) + "}";
+    }
 
     /**
      * Renders a task with its comments and links as one line of JSON.

@@ -4,6 +4,7 @@ import dev.taskagent.RunError;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.ModelLoop;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.TransactionRunner;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatOptions;
@@ -289,7 +290,7 @@ public final class StepExecutor {
         }
 
         private void warn(String warning) {
-            LOG.warn("Task {}: {}", taskId, warning);
+            LOG.warn("Task {}: {}", taskId, Texts.forLog(warning));
             warnings.add(warning);
         }
 
@@ -367,7 +368,7 @@ public final class StepExecutor {
                     allWarnings,
                     startedAt,
                     clock.instant());
-            LOG.debug("Task {}: {}", taskId, run.describe());
+            LOG.debug("Task {}: {}", taskId, Texts.forLog(run.describe()));
             return run;
         }
     }

@@ -1,5 +1,6 @@
 package dev.taskagent.steps;
 
+import dev.taskagent.internal.Texts;
 import dev.taskagent.llm.TextDeltaListener;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -638,9 +639,9 @@ public final class StepMarkerParser implements TextDeltaListener {
     void ignore(String warning) {
         ignoredMarkers++;
         if (ignoredMarkers == 1) {
-            LOG.warn("{} (later ignored step markers of this run are logged at DEBUG)", warning);
+            LOG.warn("{} (later ignored step markers of this run are logged at DEBUG)", Texts.forLog(warning));
         } else {
-            LOG.debug("{}", warning);
+            LOG.debug("{}", Texts.forLog(warning));
         }
         if (warnings.size() < MAX_WARNINGS_KEPT) {
             warnings.add(warning);

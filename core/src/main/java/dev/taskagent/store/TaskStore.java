@@ -142,6 +142,10 @@ import java.util.Optional;
  *       throws {@link IllegalArgumentException} whose message starts with the parameter's name, and
  *       nothing is written; supplementary characters in pairs (emoji) are kept verbatim. Every store
  *       thereby accepts and refuses the same texts ({@link dev.taskagent.store.spi.StoreArguments} does these checks).
+ *   <li>TS-8.3 An agent name (an assignee, a comment's or a link's author, a task's creator, a claimer)
+ *       holding a control character (C0, DEL or C1: a newline, a tab, an escape) throws {@link
+ *       IllegalArgumentException} whose message starts with the parameter's name, and nothing is written:
+ *       agent names are shown in tool results and logs, where such a character could forge a line.
  * </ul>
  *
  * <p><b>TS-9 Leases</b> (a claim holds its task for a while; a dead worker's tasks come back)

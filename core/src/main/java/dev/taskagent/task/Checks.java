@@ -20,6 +20,6 @@ final class Checks {
     }
 
     static String optionalName(String value, String name) {
-        return value == null ? null : TextLimits.checkName(value, name);
+        return value == null ? null : TextLimits.checkAgentName(value, name);
     }
 }

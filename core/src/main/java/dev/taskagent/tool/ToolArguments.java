@@ -302,14 +302,14 @@ public final class ToolArguments {
      * @param name the argument's name
      * @return the name, verbatim
      * @throws ToolArgumentException if it is missing, not a string, blank, too long, or holding a
-     *     character no store can keep
+     *     character no store can keep or a control character (a newline, a tab, an escape)
      */
     public String requiredName(String name) {
         String value = requiredString(name);
         if (value.isBlank()) {
             throw new ToolArgumentException("Argument '" + name + "' must not be blank; send a name.");
         }
-        return withinLimit(name, value, Task.MAX_ID_LENGTH);
+        return oneLine(name, withinLimit(name, value, Task.MAX_ID_LENGTH));
     }
 
     /**
@@ -318,12 +318,12 @@ public final class ToolArguments {
      * @param name the argument's name
      * @return the name, verbatim, or empty when absent or blank
      * @throws ToolArgumentException if present but not a string, too long, or holding a character no
-     *     store can keep
+     *     store can keep or a control character (a newline, a tab, an escape)
      */
     public Optional<String> optionalName(String name) {
         return optionalString(name)
                 .filter(value -> !value.isBlank())
-                .map(value -> withinLimit(name, value, Task.MAX_ID_LENGTH));
+                .map(value -> oneLine(name, withinLimit(name, value, Task.MAX_ID_LENGTH)));
     }
 
     /**
@@ -529,6 +529,14 @@ public final class ToolArguments {
                     + " characters long; the limit is " + limit + ". Shorten it.");
         }
         return text;
+    }
+
+    private static String oneLine(String name, String value) {
+        StorableText.controlCharacter(value).ifPresent(problem -> {
+            throw new ToolArgumentException("Argument '" + name + "' contains " + problem
+                    + "; a name is one line of printable text. Send it without that character.");
+        });
+        return value;
     }
 
     private static String storable(String name, String text) {

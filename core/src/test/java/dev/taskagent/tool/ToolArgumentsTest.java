@@ -266,4 +266,18 @@ class ToolArgumentsTest {
                         "Argument 'lone_low' contains an unpaired UTF-16 surrogate (U+DE00) at index 0");
         assertThat(arguments.requiredString("emoji")).isEqualTo("\uD83D\uDE00");
     }
+
+    @Test
+    void nameHoldingANewlineOrAnEscapeIsRefusedWithItsPositionButAnEmojiIsKept() {
+        ToolArguments arguments = ToolArguments.parse(
+                "{\"new_agent\": \"bob\\n{\\\"id\\\":9}\", \"assignee\": \"a\\u001b[31m\", \"author\": \"\\ud83d\\ude00\"}");
+
+        assertThatThrownBy(() -> arguments.requiredName("new_agent"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessage("Argument 'new_agent' contains a control character (U+000A) at index 3; a name is one"
+                        + " line of printable text. Send it without that character.");
+        assertThatThrownBy(() -> arguments.optionalName("assignee"))
+                .hasMessageStartingWith("Argument 'assignee' contains a control character (U+001B) at index 1");
+        assertThat(arguments.requiredName("author")).isEqualTo("\uD83D\uDE00");
+    }
 }

@@ -12,7 +12,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,15 +27,24 @@ import reactor.core.publisher.Mono;
  *
  * <p>The SDK has a stdio transport; this one exists for what a server that many clients rely on must do
  * with bad input, which that one does not: a line that is not a JSON-RPC message is answered with a
- * JSON-RPC parse error and the next line is read (the SDK's stops reading); a line over the size limit is
+ * JSON-RPC parse error and the next line is read (the SDK's stops reading), and so is a line that names a
+ * key twice in one object (see {@link WireJson}); a line over the size limit is
  * skipped and answered with an error; a request before {@code initialize} is refused at once (the SDK's
  * session would hold it until initialization, for ever) and so is a second {@code initialize}. Messages
  * themselves are parsed, dispatched and answered by the SDK's session.
+ *
+ * <p>When the input ends, the transport stops reading, lets the requests still running finish and write
+ * their replies (for at most {@link #DRAIN_TIMEOUT}), and only then ends the session and calls its {@code
+ * onEnd}, which closes the server: a client that sends its calls and closes its end of the pipe gets
+ * every reply, and the store is not closed under a running call.
  *
  * <p>Thread-safe: one reader thread; writes are serialised.
  */
 final class StdioTransport implements McpServerTransportProvider {
     private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
+
+    /** How long the requests still running when the input ends may take to finish. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
 
     private final McpJsonMapper jsonMapper;
     private final InputStream input;
@@ -43,6 +56,9 @@ final class StdioTransport implements McpServerTransportProvider {
     private final AtomicBoolean initializedSeen = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch ended = new CountDownLatch(1);
+    /** One party for the reader, and one for each message the session is still handling. */
+    private final Phaser inFlight = new Phaser(1);
+
     private volatile McpServerSession session;
 
     StdioTransport(
@@ -121,9 +137,26 @@ final class StdioTransport implements McpServerTransportProvider {
                 LOG.warn("Reading the standard input failed; the stdio session ends", e);
             }
         } finally {
+            awaitInFlight();
             close();
             ended.countDown();
             onEnd.run();
+        }
+    }
+
+    /** Waits until the messages being handled are answered, or {@link #DRAIN_TIMEOUT} has passed. */
+    private void awaitInFlight() {
+        try {
+            inFlight.awaitAdvanceInterruptibly(
+                    inFlight.arriveAndDeregister(), DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn(
+                    "{} request(s) were still running {} s after the input ended; the session ends without their"
+                            + " replies",
+                    inFlight.getRegisteredParties(),
+                    DRAIN_TIMEOUT.toSeconds());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -144,6 +177,9 @@ final class StdioTransport implements McpServerTransportProvider {
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(jsonMapper, line);
+        } catch (WireJson.DuplicateKeyException e) {
+            sendErrorWithoutId(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: " + e.getMessage());
+            return;
         } catch (IOException | RuntimeException e) {
             sendErrorWithoutId(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not a JSON-RPC message");
             return;
@@ -155,7 +191,9 @@ final class StdioTransport implements McpServerTransportProvider {
                 && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
             initializedSeen.set(true);
         }
+        inFlight.register();
         session.handle(message)
+                .doFinally(signal -> inFlight.arriveAndDeregister())
                 .subscribe(null, failure -> LOG.warn("Handling a message of the stdio session failed", failure));
     }
 

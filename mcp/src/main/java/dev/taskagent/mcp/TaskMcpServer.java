@@ -612,10 +612,7 @@ public final class TaskMcpServer implements AutoCloseable {
                             case TASKFILE -> TaskfileTools.forProject(taskfileProject);
                             case TASKS -> TaskReadTools.toolbox(served.store(), new ObjectMapper());
                         };
-                box.tools().stream()
-                        .filter(tool -> names.add(tool.name()))
-                        .map(TaskResults::structured)
-                        .forEach(tools::add);
+                box.tools().stream().filter(tool -> names.add(tool.name())).forEach(tools::add);
             }
             return Toolbox.of(tools);
         }

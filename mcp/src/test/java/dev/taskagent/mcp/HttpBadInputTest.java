@@ -57,6 +57,25 @@ class HttpBadInputTest {
     }
 
     @Test
+    void aMessageNamingAKeyTwiceIsA400SayingWhichKeyAndNoToolRuns() throws Exception {
+        String session = RawHttp.initialize(server.endpoint(), Map.of());
+
+        HttpResponse<String> response = RawHttp.post(
+                server.endpoint(),
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"method\":\"tools/call\",\"params\":"
+                        + "{\"name\":\"create_task\",\"arguments\":{\"description\":\"smuggled\"}}}",
+                Map.of("Mcp-Session-Id", session));
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .isEqualTo(
+                        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid"
+                                + " message format: the JSON names the key 'method' twice in one object; send each key once\"}}");
+        assertThat(store.listTasks("queue")).isEmpty();
+        assertTheOtherSessionIsStillServed();
+    }
+
+    @Test
     void aRequestOverTheSizeLimitIsRefusedWith413() throws Exception {
         String huge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"padding\":\""
                 + "x".repeat(LIMIT) + "\"}}";

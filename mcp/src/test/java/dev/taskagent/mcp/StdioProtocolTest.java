@@ -109,6 +109,23 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aMessageNamingAKeyTwiceIsAParseErrorAndNoToolRuns() throws Exception {
+        initialize();
+
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"create_task\",\"arguments\":{\"description\":\"smuggled\"}}}");
+        assertThat(answer())
+                .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error:"
+                        + " the JSON names the key 'method' twice in one object; send each key once\"}}");
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"get_my_queue\","
+                + "\"arguments\":{\"agent_name\":\"a\"}}}");
+        assertThat(answer()).contains("\"id\":3", "No tasks for a");
+        send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"get_task\","
+                + "\"arguments\":{\"task_id\":1}}}");
+        assertThat(answer()).as("no task was created").contains("\"id\":4", "\"isError\":true");
+    }
+
+    @Test
     void aSecondInitializeIsRefused() throws Exception {
         initialize();
 

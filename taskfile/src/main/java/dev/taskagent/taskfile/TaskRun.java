@@ -129,9 +129,9 @@ final class TaskRun {
         LOG.info(
                 "Ran user task '{}' with args [{}] in {}: exit code {}, {} ms, timed out: {}, stdout dropped {} bytes,"
                         + " stderr dropped {} bytes",
-                result.task(),
-                quotedArgs,
-                workingDirectory == null ? root : workingDirectory,
+                Texts.forLog(result.task()),
+                Texts.forLog(quotedArgs),
+                Texts.forLog(String.valueOf(workingDirectory == null ? root : workingDirectory)),
                 result.exitCode(),
                 result.duration().toMillis(),
                 result.isTimedOut(),

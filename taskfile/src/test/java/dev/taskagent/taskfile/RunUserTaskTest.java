@@ -1,12 +1,18 @@
 package dev.taskagent.taskfile;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.taskfile.UserTasks.Run;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -652,6 +658,35 @@ class RunUserTaskTest {
         Run run = tasks.run("ping");
         assertThat(run.isError()).isTrue();
         assertThat(run.message()).contains("was called more than 100 times in one run");
+    }
+
+    @Test
+    void anArgumentWithANewlineAndATerminalEscapeIsLoggedEscapedOnOneLine() {
+        UserTasks tasks = tasks("""
+                version: '3'
+                tasks:
+                  echo:
+                    silent: true
+                    cmds:
+                      - printf '%s' {{.CLI_ARGS}}
+                """);
+        String forged = "x\n[main] INFO admin logged in \u001b[31mred";
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        // slf4j-simple writes to whatever System.err is at the time of each line.
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(tasks.run("echo", forged).isError()).isFalse();
+        } finally {
+            System.setErr(original);
+        }
+        List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines)
+                .filteredOn(line -> line.contains("Ran user task 'echo'"))
+                .singleElement(as(InstanceOfAssertFactories.STRING))
+                .contains("'x\\n[main] INFO admin logged in \\u001B[31mred'")
+                .doesNotContain("\u001b");
+        assertThat(lines).noneMatch(line -> line.startsWith("[main] INFO admin"));
     }
 
     private Path realRoot() {

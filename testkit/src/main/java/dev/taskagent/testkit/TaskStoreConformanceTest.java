@@ -1479,14 +1479,15 @@ public abstract class TaskStoreConformanceTest {
         String prefix = session("verbatim-ids-");
         for (String text : AWKWARD_TEXTS) {
             String session = prefix + text;
-            String agent = prefix + "agent " + text;
+            String name = text.replaceAll("\\p{Cc}", " "); // agent names hold no control character (TS-8.3)
+            String agent = prefix + "agent " + name;
             Task task = append(NewTask.builder(session, "task")
                     .assignee(agent)
-                    .createdBy(text)
+                    .createdBy(name)
                     .build());
             store.inTransaction(tx -> {
                 tx.linkMessages(task.id(), List.of("message " + text, text));
-                tx.addComment(task.id(), text, "comment");
+                tx.addComment(task.id(), name, "comment");
                 tx.linkMessagesToPlanningSection(session, List.of("planning " + text));
                 return null;
             });
@@ -1496,9 +1497,9 @@ public abstract class TaskStoreConformanceTest {
             assertThat(claimed.id()).isEqualTo(task.id());
             assertThat(claimed.sessionId()).isEqualTo(session);
             assertThat(claimed.assignee()).isEqualTo(agent);
-            assertThat(claimed.createdBy()).isEqualTo(text);
+            assertThat(claimed.createdBy()).isEqualTo(name);
             assertThat(claimed.messageIds()).containsExactly("message " + text, text);
-            assertThat(claimed.comments()).map(Comment::author).containsExactly(text);
+            assertThat(claimed.comments()).map(Comment::author).containsExactly(name);
             assertThat(planning(session)).containsExactly("planning " + text);
         }
     }
@@ -3058,6 +3059,22 @@ public abstract class TaskStoreConformanceTest {
             assertThat(link.description()).isEqualTo(emoji);
         });
         assertThat(claimed.messageIds()).containsExactly(emoji);
+    }
+
+    @Test
+    void ts83_agentNamesHoldingAControlCharacterAreRefusedNamingTheFieldAndWriteNothing() {
+        String session = session("control");
+        Task task = append(
+                NewTask.builder(session, "task").assignee(agent("control")).build());
+        for (String bad : List.of("bob\n{\"id\":1}", "tab\there", "esc\u001b[31m", "del\u007f", "c1\u0085")) {
+            Map<String, Call> calls = new LinkedHashMap<>();
+            calls.put("author", tx -> tx.addComment(task.id(), bad, "text"));
+            calls.put("assignee", tx -> tx.claimNext(bad, LEASE));
+            assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
+            calls.forEach((field, call) -> assertThat(catchThrowable(() -> store.inTransaction(call)))
+                    .as("%s holding a control character", field)
+                    .hasMessageStartingWith(field + " contains a control character (U+"));
+        }
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The argument checks of rule TS-8.1, shared by store implementations so that every store refuses bad
+ * The argument checks of rules TS-8.1 to TS-8.3, shared by store implementations so that every store refuses bad
  * input with the same messages before writing anything.
  *
  * <p>Thread-safe (stateless).
@@ -23,7 +23,7 @@ public final class StoreArguments {
      *     character or an unpaired surrogate
      */
     public static String sessionId(String sessionId) {
-        return name(sessionId, "sessionId");
+        return TextLimits.checkName(sessionId, "sessionId");
     }
 
     /**
@@ -34,10 +34,10 @@ public final class StoreArguments {
      * @return the name
      * @throws NullPointerException if null
      * @throws IllegalArgumentException if blank, longer than {@link Task#MAX_ID_LENGTH}, or holding a NUL
-     *     character or an unpaired surrogate
+     *     character, an unpaired surrogate or a control character (TS-8.3)
      */
     public static String name(String value, String what) {
-        return TextLimits.checkName(value, what);
+        return TextLimits.checkAgentName(value, what);
     }
 
     /**
@@ -96,7 +96,7 @@ public final class StoreArguments {
      */
     public static List<String> messageIds(List<String> messageIds) {
         List<String> copy = List.copyOf(messageIds);
-        copy.forEach(id -> name(id, "messageId"));
+        copy.forEach(id -> TextLimits.checkName(id, "messageId"));
         return copy;
     }
 }

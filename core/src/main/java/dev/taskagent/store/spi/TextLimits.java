@@ -8,8 +8,8 @@ import java.util.Objects;
  * The limits every text of a task obeys, checked in one place so that every store accepts and refuses
  * the same input: free text (descriptions, progress, preferences, comments, links, steps) is at most
  * {@link Task#MAX_TEXT_LENGTH} characters, names and ids (session ids, agent names, message ids) at most
- * {@link Task#MAX_ID_LENGTH}; and no text holds a NUL character (U+0000) or an unpaired UTF-16
- * surrogate, which some databases refuse or silently replace.
+ * {@link Task#MAX_ID_LENGTH}; no text holds a NUL character (U+0000) or an unpaired UTF-16
+ * surrogate, which some databases refuse or silently replace; and agent names hold no control character.
  *
  * <p>Thread-safe (stateless).
  */
@@ -56,6 +56,27 @@ public final class TextLimits {
                     name + " is " + value.length() + " characters long; the limit is " + Task.MAX_ID_LENGTH);
         }
         return checkStorable(value, name);
+    }
+
+    /**
+     * Checks an agent name (assignee, author, creator, claimer): a {@linkplain #checkName(String, String)
+     * name} that is also one line of printable text, without control characters (C0, DEL, C1; newlines
+     * and tabs included), since agent names are shown in tool results and logs.
+     *
+     * @param value the agent name
+     * @param name the field's name, for the message
+     * @return the agent name
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalArgumentException if {@code value} is blank, too long, holds a NUL character or an
+     *     unpaired surrogate, or a control character; the message names the field
+     */
+    public static String checkAgentName(String value, String name) {
+        checkName(value, name);
+        StorableText.controlCharacter(value).ifPresent(problem -> {
+            throw new IllegalArgumentException(
+                    name + " contains " + problem + "; an agent name is one line of printable text, remove it");
+        });
+        return value;
     }
 
     private static String checkStorable(String text, String name) {
