@@ -72,8 +72,13 @@ public final class TaskMcpServer implements AutoCloseable {
     /** The port of the runnable jar's HTTP server unless told otherwise. */
     public static final int DEFAULT_PORT = 8765;
 
-    /** The largest request body accepted unless set: a task's largest text (1 Mi characters) fits in it. */
-    public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+    /**
+     * The largest request body accepted unless set: 8 MiB, so that a call carrying a task's largest text
+     * fits however a client encodes it. That text is 1 Mi UTF-16 characters; JSON may escape each as
+     * {@code \\uXXXX}, 6 bytes (a character outside the BMP is two of them, 12 bytes), so 6 MiB plus the
+     * envelope.
+     */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
     /** How long an HTTP session may go without a request before it ends, unless set: 30 minutes. */
     public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);

@@ -53,7 +53,7 @@ public final class ServerCommand {
                                      5m; "off" to leave that to another process (default: 30s)
               --allow-origin ORIGIN  also accept requests from this browser origin (repeatable)
               --allow-host HOST      also accept this Host header, e.g. tasks.internal:8765 (repeatable)
-              --max-request-bytes N  largest request accepted (default: 4194304)
+              --max-request-bytes N  largest request accepted (default: 8388608)
               --http-session-idle TIME  end an HTTP session after this long without requests, e.g.
                                      30m, 2h (default: 30m)
               --max-http-sessions N  most HTTP sessions live at once; more are refused with 503
