@@ -22,6 +22,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,8 +55,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * needs a bearer token, checked on every request; requests whose Origin is not a loopback origin (or one
  * allowed explicitly) are refused with 403, and so are Host headers that do not name a loopback host
  * (421) while the server listens on loopback; request bodies are limited ({@value
- * #DEFAULT_MAX_REQUEST_BYTES} bytes unless set); the {@link Toolset#TASKFILE} toolset, which runs commands,
- * is served only when asked for.
+ * #DEFAULT_MAX_REQUEST_BYTES} bytes unless set); an HTTP session without requests for {@link
+ * #DEFAULT_SESSION_IDLE_TIMEOUT} ends, and at most {@value #DEFAULT_MAX_SESSIONS} sessions are live at once
+ * (unless set: a new one beyond is refused with 503); the {@link Toolset#TASKFILE} toolset, which runs
+ * commands, is served only when asked for.
  *
  * <p>To serve MCP from the application's own servlet container instead, {@link Builder#buildServlet()}
  * returns the servlet, with the same checks.
@@ -69,8 +72,19 @@ public final class TaskMcpServer implements AutoCloseable {
     /** The port of the runnable jar's HTTP server unless told otherwise. */
     public static final int DEFAULT_PORT = 8765;
 
-    /** The largest request body accepted unless set: a task's largest text (1 Mi characters) fits in it. */
-    public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+    /**
+     * The largest request body accepted unless set: 8 MiB, so that a call carrying a task's largest text
+     * fits however a client encodes it. That text is 1 Mi UTF-16 characters; JSON may escape each as
+     * {@code \\uXXXX}, 6 bytes (a character outside the BMP is two of them, 12 bytes), so 6 MiB plus the
+     * envelope.
+     */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+    /** How long an HTTP session may go without a request before it ends, unless set: 30 minutes. */
+    public static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);
+
+    /** How many HTTP sessions may be live at once unless set. */
+    public static final int DEFAULT_MAX_SESSIONS = 1_000;
 
     /** The shortest bearer token accepted: shorter ones are guessable. */
     public static final int MIN_TOKEN_LENGTH = 16;
@@ -91,6 +105,9 @@ public final class TaskMcpServer implements AutoCloseable {
             List<String> allowedOrigins,
             List<String> allowedHosts,
             int maxRequestBytes,
+            Duration sessionIdleTimeout,
+            int maxSessions,
+            Clock clock,
             Duration reaperInterval) {}
 
     private final Settings config;
@@ -119,6 +136,9 @@ public final class TaskMcpServer implements AutoCloseable {
                 List.copyOf(builder.allowedOrigins),
                 List.copyOf(builder.allowedHosts),
                 builder.maxRequestBytes,
+                builder.sessionIdleTimeout,
+                builder.maxSessions,
+                builder.clock,
                 builder.reaperInterval);
     }
 
@@ -262,7 +282,8 @@ public final class TaskMcpServer implements AutoCloseable {
         McpSyncServer server =
                 configure(McpServer.sync(transport)).immediateExecution(true).build();
         mcp = server;
-        return new HttpGate(transport, config.bearerToken(), this::closeMcp);
+        HttpSessions sessions = new HttpSessions(config.clock(), config.sessionIdleTimeout(), config.maxSessions());
+        return new HttpGate(transport, config.bearerToken(), this::closeMcp, sessions, jsonMapper);
     }
 
     private DefaultServerTransportSecurityValidator securityValidator(String host) {
@@ -331,6 +352,10 @@ public final class TaskMcpServer implements AutoCloseable {
         private final List<String> allowedOrigins = new ArrayList<>();
         private final List<String> allowedHosts = new ArrayList<>();
         private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+        private Duration sessionIdleTimeout = DEFAULT_SESSION_IDLE_TIMEOUT;
+        private int maxSessions = DEFAULT_MAX_SESSIONS;
+        private boolean sessionLimitsSet;
+        private Clock clock = Clock.systemUTC();
         private Duration reaperInterval;
 
         private Builder() {}
@@ -526,6 +551,48 @@ public final class TaskMcpServer implements AutoCloseable {
         }
 
         /**
+         * Ends an HTTP session that has had no request for this long: the SDK would keep every session
+         * until its client deletes it, and clients that vanish never do. A request in an ended session is
+         * answered 404, which tells an MCP client to initialize a new one.
+         *
+         * @param timeout the idle time; {@link #DEFAULT_SESSION_IDLE_TIMEOUT} unless set
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder httpSessionIdleTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("The HTTP session idle timeout must be positive, was " + timeout);
+            }
+            sessionIdleTimeout = timeout;
+            sessionLimitsSet = true;
+            return this;
+        }
+
+        /**
+         * Limits how many HTTP sessions are live at once; an {@code initialize} beyond the limit is refused
+         * with 503 and a JSON-RPC error that says why, until a session is deleted or expires.
+         *
+         * @param sessions the limit; {@value #DEFAULT_MAX_SESSIONS} unless set
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder maxHttpSessions(int sessions) {
+            if (sessions <= 0) {
+                throw new IllegalArgumentException("maxHttpSessions must be positive, was " + sessions);
+            }
+            maxSessions = sessions;
+            sessionLimitsSet = true;
+            return this;
+        }
+
+        /** The clock of the sessions' idle times; the system's unless set (tests set their own). */
+        Builder clock(Clock value) {
+            clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        /**
          * Runs a {@link LeaseReaper} while the server runs, so that the tasks of agents that vanished
          * return to their queues. Off unless set: an application that embeds the server may run its own.
          *
@@ -547,8 +614,8 @@ public final class TaskMcpServer implements AutoCloseable {
          *
          * @return the server, not started
          * @throws IllegalStateException if no store or queue, or no transport, was set; if a non-loopback
-         *     address has no bearer token; if a token was set for stdio; if the taskfile toolset has no
-         *     project or a project was set without it
+         *     address has no bearer token; if a token or a session limit was set for stdio; if the taskfile
+         *     toolset has no project or a project was set without it
          */
         public TaskMcpServer build() {
             if (!stdio && host == null) {
@@ -557,6 +624,10 @@ public final class TaskMcpServer implements AutoCloseable {
             }
             if (stdio && bearerToken != null) {
                 throw new IllegalStateException("A bearer token protects HTTP; stdio has no use for one");
+            }
+            if (stdio && sessionLimitsSet) {
+                throw new IllegalStateException(
+                        "Session idle timeout and limit apply to HTTP; stdio serves one session for its client");
             }
             if (host != null && bearerToken == null && !isLoopback(host)) {
                 throw new IllegalStateException("Listening on " + host
@@ -568,7 +639,7 @@ public final class TaskMcpServer implements AutoCloseable {
 
         /**
          * Builds the MCP servlet for the application's own servlet container, with the checks of the
-         * HTTP server (bearer token if set, Origin and Host, size limit). Register it with async support
+         * HTTP server (bearer token if set, Origin and Host, size limit, session idle timeout and limit). Register it with async support
          * at a path that ends in {@code /mcp}; destroying it stops the MCP server (not the store). By
          * default it accepts loopback Host headers only: name the others with {@link
          * #allowedHosts(String...)}.

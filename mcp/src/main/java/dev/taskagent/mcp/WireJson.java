@@ -54,38 +54,22 @@ final class WireJson {
 
         @Override
         public <T> T readValue(String content, Class<T> type) throws IOException {
-            try {
-                return mapper.readValue(content, type);
-            } catch (JsonParseException e) {
-                throw explained(e);
-            }
+            return explainingDuplicates(() -> mapper.readValue(content, type));
         }
 
         @Override
         public <T> T readValue(byte[] content, Class<T> type) throws IOException {
-            try {
-                return mapper.readValue(content, type);
-            } catch (JsonParseException e) {
-                throw explained(e);
-            }
+            return explainingDuplicates(() -> mapper.readValue(content, type));
         }
 
         @Override
         public <T> T readValue(String content, TypeRef<T> type) throws IOException {
-            try {
-                return mapper.readValue(content, type);
-            } catch (JsonParseException e) {
-                throw explained(e);
-            }
+            return explainingDuplicates(() -> mapper.readValue(content, type));
         }
 
         @Override
         public <T> T readValue(byte[] content, TypeRef<T> type) throws IOException {
-            try {
-                return mapper.readValue(content, type);
-            } catch (JsonParseException e) {
-                throw explained(e);
-            }
+            return explainingDuplicates(() -> mapper.readValue(content, type));
         }
 
         @Override
@@ -106,6 +90,18 @@ final class WireJson {
         @Override
         public byte[] writeValueAsBytes(Object value) throws IOException {
             return mapper.writeValueAsBytes(value);
+        }
+
+        private interface Read<T> {
+            T read() throws IOException;
+        }
+
+        private static <T> T explainingDuplicates(Read<T> read) throws IOException {
+            try {
+                return read.read();
+            } catch (JsonParseException e) {
+                throw explained(e);
+            }
         }
 
         private static IOException explained(JsonParseException e) {

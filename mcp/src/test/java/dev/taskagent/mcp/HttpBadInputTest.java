@@ -76,6 +76,30 @@ class HttpBadInputTest {
     }
 
     @Test
+    void theLargestTaskTextFitsTheDefaultLimitEvenWithEveryCharacterEscaped() throws Exception {
+        try (InMemoryTaskStore own = new InMemoryTaskStore();
+                TaskMcpServer defaults = TaskMcpServer.builder()
+                        .store(own)
+                        .http("127.0.0.1", 0)
+                        .build()
+                        .start()) {
+            String session = RawHttp.initialize(defaults.endpoint(), Map.of());
+            String escaped = "\\u00e9".repeat(dev.taskagent.task.Task.MAX_TEXT_LENGTH);
+
+            HttpResponse<String> response = RawHttp.post(
+                    defaults.endpoint(),
+                    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"create_task\","
+                            + "\"arguments\":{\"description\":\"" + escaped + "\"}}}",
+                    Map.of("Mcp-Session-Id", session));
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).contains("created").doesNotContain("\"isError\":true");
+            assertThat(own.listTasks("queue")).singleElement().satisfies(task -> assertThat(task.description())
+                    .hasSize(dev.taskagent.task.Task.MAX_TEXT_LENGTH));
+        }
+    }
+
+    @Test
     void aRequestOverTheSizeLimitIsRefusedWith413() throws Exception {
         String huge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"padding\":\""
                 + "x".repeat(LIMIT) + "\"}}";

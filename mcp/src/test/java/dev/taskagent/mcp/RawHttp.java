@@ -39,6 +39,16 @@ final class RawHttp {
         return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A DELETE of a session, as a client that is done with it sends. */
+    static HttpResponse<String> delete(URI endpoint, String sessionId) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(endpoint)
+                .timeout(Duration.ofSeconds(20))
+                .header("Mcp-Session-Id", sessionId)
+                .DELETE()
+                .build();
+        return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
     /** The session id of a fresh session, from an initialize request. */
     static String initialize(URI endpoint, Map<String, String> headers) throws IOException, InterruptedException {
         HttpResponse<String> response = post(endpoint, INITIALIZE, headers);

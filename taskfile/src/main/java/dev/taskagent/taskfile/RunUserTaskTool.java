@@ -1,6 +1,7 @@
 package dev.taskagent.taskfile;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -96,27 +97,46 @@ final class RunUserTaskTool {
     }
 
     /**
-     * Reads {@code args}: a JSON array of strings, or one string split like a shell splits words. The
-     * {@link ToolArguments} getters read the values, with their checks and messages.
+     * Reads {@code args}: a JSON array of strings, or one string split like a shell splits words. A number
+     * or a boolean in the array is taken as its JSON text ({@code 3} is {@code "3"}), since a model that
+     * writes {@code ["-n", 3]} means the word {@code 3}. The {@link ToolArguments} getters read the values,
+     * with their checks and messages.
      */
     private static List<String> args(ToolArguments arguments) {
+        JsonNode value = tree(arguments).path(ARGS);
         List<String> args;
-        if (isString(arguments, ARGS)) {
+        if (value.isTextual()) {
             args = words(arguments.requiredString(ARGS));
         } else {
-            args = arguments.optionalStringList(ARGS).orElse(List.of());
+            args = scalarsAsText(value).optionalStringList(ARGS).orElse(List.of());
         }
         checkLimits(args);
         return args;
     }
 
-    /** Tells whether an argument was sent as one string: the one case {@link ToolArguments} cannot tell. */
-    private static boolean isString(ToolArguments arguments, String name) {
+    private static JsonNode tree(ToolArguments arguments) {
         try {
-            return MAPPER.readTree(arguments.toJson()).path(name).isTextual();
+            return MAPPER.readTree(arguments.toJson());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("ToolArguments holds invalid JSON", e);
         }
+    }
+
+    /** {@code args} alone, with its numbers and booleans written as strings; other values as sent. */
+    private static ToolArguments scalarsAsText(JsonNode value) {
+        ObjectNode normalized = JsonNodeFactory.instance.objectNode();
+        if (value.isMissingNode()) {
+            return ToolArguments.parse(normalized.toString());
+        }
+        ArrayNode words = normalized.putArray(ARGS);
+        for (JsonNode element : value.isArray() ? value : List.of(value)) {
+            if (element.isNumber() || element.isBoolean()) {
+                words.add(element.asText());
+            } else {
+                words.add(element);
+            }
+        }
+        return ToolArguments.parse(normalized.toString());
     }
 
     private static List<String> words(String line) {

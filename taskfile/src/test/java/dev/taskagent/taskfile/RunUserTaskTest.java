@@ -132,6 +132,23 @@ class RunUserTaskTest {
     }
 
     @Test
+    void numbersAndBooleansInArgsArriveAsTheirJsonText() {
+        UserTasks tasks = tasks("""
+                version: '3'
+                tasks:
+                  args:
+                    silent: true
+                    cmds:
+                      - printf '[%s]\\n' {{.CLI_ARGS}}
+                """);
+        Run run = tasks.runJson("{\"task_name\":\"args\",\"args\":[\"-n\",3,-2,1.5,true,false]}");
+        assertThat(run.isError()).as(run.text()).isFalse();
+        assertThat(run.stdout()).isEqualTo("[-n]\n[3]\n[-2]\n[1.5]\n[true]\n[false]\n");
+        Run single = tasks.runJson("{\"task_name\":\"args\",\"args\":7}");
+        assertThat(single.stdout()).isEqualTo("[7]\n");
+    }
+
+    @Test
     void cliArgsListHoldsTheRawArguments() {
         UserTasks tasks = tasks("""
                 version: '3'
@@ -175,8 +192,8 @@ class RunUserTaskTest {
         assertThat(unclosed.text()).startsWith("Argument 'args' could not be split into words: a single quote");
         Run object = tasks.runJson("{\"task_name\":\"touch\",\"args\":[{\"a\":1}]}");
         assertThat(object.text()).startsWith("Argument 'args' must be an array of strings");
-        Run number = tasks.runJson("{\"task_name\":\"touch\",\"args\":[\"-n\",3]}");
-        assertThat(number.text()).isEqualTo("Argument 'args' must be an array of strings; it holds the number 3.");
+        Run nested = tasks.runJson("{\"task_name\":\"touch\",\"args\":[\"-n\",[3]]}");
+        assertThat(nested.text()).isEqualTo("Argument 'args' must be an array of strings; it holds the array [3].");
         Run blankName = tasks.runJson("{\"task_name\":\" \"}");
         assertThat(blankName.text()).isEqualTo("Argument 'task_name' must not be blank; send a name.");
         assertThat(root.resolve("ran")).doesNotExist();

@@ -53,7 +53,11 @@ public final class ServerCommand {
                                      5m; "off" to leave that to another process (default: 30s)
               --allow-origin ORIGIN  also accept requests from this browser origin (repeatable)
               --allow-host HOST      also accept this Host header, e.g. tasks.internal:8765 (repeatable)
-              --max-request-bytes N  largest request accepted (default: 4194304)
+              --max-request-bytes N  largest request accepted (default: 8388608)
+              --http-session-idle TIME  end an HTTP session after this long without requests, e.g.
+                                     30m, 2h (default: 30m)
+              --max-http-sessions N  most HTTP sessions live at once; more are refused with 503
+                                     (default: 1000)
               --help                 print this help
               --version              print the version
 
@@ -178,6 +182,12 @@ public final class ServerCommand {
         if (options.maxRequestBytes > 0) {
             builder.maxRequestBytes(options.maxRequestBytes);
         }
+        if (options.sessionIdle != null) {
+            builder.httpSessionIdleTimeout(options.sessionIdle);
+        }
+        if (options.maxSessions > 0) {
+            builder.maxHttpSessions(options.maxSessions);
+        }
         return builder;
     }
 
@@ -233,6 +243,8 @@ public final class ServerCommand {
         final List<String> origins = new ArrayList<>();
         final List<String> hosts = new ArrayList<>();
         int maxRequestBytes;
+        Duration sessionIdle;
+        int maxSessions;
         boolean help;
         boolean version;
 
@@ -250,7 +262,9 @@ public final class ServerCommand {
                     case "--project" -> options.project = Path.of(value(args, ++i, arg));
                     case "--token" -> options.token = value(args, ++i, arg);
                     case "--session" -> options.session = value(args, ++i, arg);
-                    case "--reclaim-every" -> options.reclaimEvery = duration(value(args, ++i, arg));
+                    case "--reclaim-every" -> options.reclaimEvery = durationOrOff(value(args, ++i, arg), arg);
+                    case "--http-session-idle" -> options.sessionIdle = duration(value(args, ++i, arg), arg);
+                    case "--max-http-sessions" -> options.maxSessions = positive(value(args, ++i, arg), arg);
                     case "--allow-origin" -> options.origins.add(value(args, ++i, arg));
                     case "--allow-host" -> options.hosts.add(value(args, ++i, arg));
                     case "--max-request-bytes" -> options.maxRequestBytes = positive(value(args, ++i, arg), arg);
@@ -265,6 +279,10 @@ public final class ServerCommand {
             }
             if (options.stdio == (options.host != null)) {
                 throw new UsageException("choose one transport: --stdio or --http [HOST:]PORT");
+            }
+            if (options.stdio && (options.sessionIdle != null || options.maxSessions > 0)) {
+                throw new UsageException(
+                        "--http-session-idle and --max-http-sessions apply to --http; a --stdio server has one session");
             }
             if (options.token == null
                     && environment.get(TOKEN_VARIABLE) != null
@@ -321,11 +339,12 @@ public final class ServerCommand {
             return chosen;
         }
 
-        private static Duration duration(String text) throws UsageException {
+        private static Duration durationOrOff(String text, String option) throws UsageException {
+            return text.strip().equalsIgnoreCase("off") ? null : duration(text, option);
+        }
+
+        private static Duration duration(String text, String option) throws UsageException {
             String value = text.strip().toLowerCase(Locale.ROOT);
-            if (value.equals("off")) {
-                return null;
-            }
             Matcher matcher = DURATION.matcher(value);
             Duration duration;
             if (matcher.matches()) {
@@ -340,14 +359,18 @@ public final class ServerCommand {
                 try {
                     duration = Duration.parse(text.strip().toUpperCase(Locale.ROOT));
                 } catch (DateTimeParseException e) {
-                    throw new UsageException(
-                            "--reclaim-every needs a duration such as 30s, 5m, 1h or off, got '" + text + "'");
+                    throw new UsageException(option + " needs a duration such as 30s, 5m, 1h" + offHint(option)
+                            + ", got '" + text + "'");
                 }
             }
             if (duration.isZero() || duration.isNegative()) {
-                throw new UsageException("--reclaim-every must be positive (or off), got '" + text + "'");
+                throw new UsageException(option + " must be positive" + offHint(option) + ", got '" + text + "'");
             }
             return duration;
+        }
+
+        private static String offHint(String option) {
+            return option.equals("--reclaim-every") ? " or off" : "";
         }
 
         private static int positive(String text, String option) throws UsageException {

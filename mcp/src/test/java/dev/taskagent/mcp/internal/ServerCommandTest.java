@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -95,6 +96,28 @@ class ServerCommandTest {
         assertThat(run("--store", "jdbc:postgresql://127.0.0.1:1/none?user=x&connectTimeout=2", "--stdio"))
                 .isEqualTo(1);
         assertThat(err()).startsWith("taskagent-mcp: could not open the store: ");
+    }
+
+    @Test
+    void sessionLimitsAreReadForHttpAndRefusedForStdio() throws Exception {
+        ServerCommand.Options http = ServerCommand.Options.parse(
+                new String[] {
+                    "--store", "memory", "--http", "0", "--http-session-idle", "5m", "--max-http-sessions", "50"
+                },
+                Map.of());
+
+        assertThat(http.sessionIdle).isEqualTo(Duration.ofMinutes(5));
+        assertThat(http.maxSessions).isEqualTo(50);
+        assertThat(run("--store", "memory", "--stdio", "--max-http-sessions", "5"))
+                .isEqualTo(2);
+        assertThat(err())
+                .startsWith("taskagent-mcp: --http-session-idle and --max-http-sessions apply to --http; a --stdio"
+                        + " server has one session");
+        err.reset();
+        assertThat(run("--store", "memory", "--http", "0", "--http-session-idle", "off"))
+                .isEqualTo(2);
+        assertThat(err())
+                .startsWith("taskagent-mcp: --http-session-idle needs a duration such as 30s, 5m, 1h, got 'off'");
     }
 
     @Test
