@@ -27,8 +27,8 @@ class TaskStoreConformanceKitTest {
     private static final List<String> RULES = List.of(
             "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "2.1", "2.2", "2.3", "2.4", "2.5", "3.1", "3.2", "3.3", "3.4",
             "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "5.2", "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2",
-            "7.3", "7.4", "7.5", "7.6", "7.7", "8.1", "8.2", "9.1", "9.2", "9.3", "9.4", "9.5", "10.1", "10.2", "10.3",
-            "10.4", "10.5", "10.6", "10.7", "11.1");
+            "7.3", "7.4", "7.5", "7.6", "7.7", "8.1", "8.2", "8.3", "9.1", "9.2", "9.3", "9.4", "9.5", "10.1", "10.2",
+            "10.3", "10.4", "10.5", "10.6", "10.7", "11.1");
 
     private static final Pattern TEST_NAME = Pattern.compile("ts(\\d{1,2})(\\d)_[a-z][A-Za-z]+");
 
@@ -162,6 +162,7 @@ class TaskStoreConformanceKitTest {
                         "ts81_nonPositiveTaskIdsThrowIllegalArgumentAndWriteNothing",
                         "ts81_textsAndNamesOverTheLimitThrowIllegalArgumentAndWriteNothing",
                         "ts82_textsHoldingANulOrAnUnpairedSurrogateAreRefusedNamingTheFieldAndWriteNothing",
+                        "ts83_agentNamesHoldingAControlCharacterAreRefusedNamingTheFieldAndWriteNothing",
                         "ts95_leaseArgumentsOutOfBoundsAreRefusedAndWriteNothing");
             case ATTEMPT_NOT_COUNTED ->
                 Expectation.exactly(

@@ -149,7 +149,8 @@ public abstract class TaskQueueSuite {
         assertThat(queue.claimNext("alice")).isEmpty();
         assertThat(queue.claimNext("nobody-here")).isEmpty();
         ToolResult result = call("signup_for_task", "{\"agent_name\":\"alice\"}");
-        assertThat(result).isEqualTo(ToolResult.ok("No idle task is available for alice"));
+        // No task: the declared output schema's object, without a task.
+        assertThat(result).isEqualTo(ToolResult.ok("No idle task is available for alice", "{}"));
         assertThat(store.findTask(running.id()).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);
     }
 
@@ -468,7 +469,7 @@ public abstract class TaskQueueSuite {
         assertThat(call("move_task", moveArguments(id, "bob", "carol", "please check")))
                 .isEqualTo(ToolResult.error("Task " + id + " is complete and cannot be transferred"));
         assertThat(call("signup_for_task", "{\"agent_name\":\"bob\"}"))
-                .isEqualTo(ToolResult.ok("No idle task is available for bob"));
+                .isEqualTo(ToolResult.ok("No idle task is available for bob", "{}"));
     }
 
     @Test
@@ -970,12 +971,14 @@ public abstract class TaskQueueSuite {
         queue.comment(task.id(), "alice", "Second,\nwith a new line.");
         queue.link(task.id(), "https://example.com/a", "design doc", "carol");
 
+        String json = "{\"id\":" + task.id()
+                + ",\"status\":\"pending\",\"priority\":2,\"assignee\":\"alice\",\"created_by\":\"carol\","
+                + "\"description\":\"Fix \\\"quotes\\\" and ünïcode 🚀\","
+                + "\"comments\":[\"carol: First.\",\"alice: Second,\\nwith a new line.\"],"
+                + "\"links\":[\"[design doc](https://example.com/a) by carol\"]}";
+        // The text for the model, and the same task as structured content, built from the Task.
         assertThat(call("get_task", "{\"task_id\":" + task.id() + "}"))
-                .isEqualTo(ToolResult.ok("{\"id\":" + task.id()
-                        + ",\"status\":\"pending\",\"priority\":2,\"assignee\":\"alice\",\"created_by\":\"carol\","
-                        + "\"description\":\"Fix \\\"quotes\\\" and ünïcode 🚀\","
-                        + "\"comments\":[\"carol: First.\",\"alice: Second,\\nwith a new line.\"],"
-                        + "\"links\":[\"[design doc](https://example.com/a) by carol\"]}"));
+                .isEqualTo(ToolResult.ok(json, "{\"task\":" + json + "}"));
         assertThat(call("get_task", "{\"task_id\":999999}")).isEqualTo(ToolResult.error("Task 999999 not found"));
     }
 
