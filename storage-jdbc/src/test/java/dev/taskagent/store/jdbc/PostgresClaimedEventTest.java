@@ -68,7 +68,7 @@ class PostgresClaimedEventTest {
 
     @Test
     void theClaimsEventIsTheOneFeedEncodingWritesEvenForAnAgentNameThatNeedsEscaping() {
-        String agent = "Zoë \"the\" \\ agent\u0001\ttab ✓";
+        String agent = "Zoë \"the\" \\ agent ✓ {\"x\": 1}";
         Task task = store.inTransaction(tx -> tx.appendTask(
                 NewTask.builder("claimed-event", "Ship it").assignee(agent).build()));
         long start = store.eventFeed().lastPosition();
