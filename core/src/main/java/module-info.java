@@ -2,7 +2,7 @@
  * taskagent core: the task model, the {@code TaskStore} and {@code ChatModel} SPIs, tools, the extraction
  * agent, the work queue, Markdown steps and events.
  */
-@SuppressWarnings("module") // the qualified export names taskagent-taskfile, built after this module
+@SuppressWarnings("module") // the qualified export names modules built after this one
 module dev.taskagent.core {
     requires transitive org.slf4j;
     requires com.fasterxml.jackson.databind;
@@ -23,7 +23,8 @@ module dev.taskagent.core {
 
     // Not API: shared with the library's own modules only, so that they shorten and check texts the one way.
     exports dev.taskagent.internal to
-            dev.taskagent.taskfile;
+            dev.taskagent.taskfile,
+            dev.taskagent.mcp;
 
     uses dev.taskagent.llm.ChatModelProvider;
 }
