@@ -6,7 +6,8 @@ package dev.taskagent;
  *
  * <ul>
  *   <li>{@link dev.taskagent.store.TaskStoreException}: the storage failed; the unit of work was rolled
- *       back;
+ *       back ({@link dev.taskagent.store.CommitOutcomeUnknownException}: or perhaps committed, as the
+ *       connection was lost during the commit);
  *   <li>{@link dev.taskagent.task.TaskRefusedException}: the task's state refused the operation (not
  *       found, changed concurrently, not assigned to the caller, complete, archived); nothing was
  *       written;

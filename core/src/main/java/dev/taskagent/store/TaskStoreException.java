@@ -3,9 +3,10 @@ package dev.taskagent.store;
 import dev.taskagent.TaskAgentException;
 
 /**
- * A failure of the storage behind a {@link TaskStore} (the database is unreachable, a statement failed,
- * a commit's outcome is unknown); the unit of work that met it was rolled back. A refusal because of a
- * task's state is a {@link dev.taskagent.task.TaskRefusedException} instead.
+ * A failure of the storage behind a {@link TaskStore} (the database is unreachable, a statement failed);
+ * the unit of work that met it was rolled back, except for a {@link CommitOutcomeUnknownException}, whose
+ * commit may have happened. A refusal because of a task's state is a {@link
+ * dev.taskagent.task.TaskRefusedException} instead.
  */
 public class TaskStoreException extends TaskAgentException {
     private static final long serialVersionUID = 1L;

@@ -1,7 +1,9 @@
 package dev.taskagent.tool;
 
+import dev.taskagent.internal.Texts;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.llm.ToolDefinition;
+import dev.taskagent.store.CommitOutcomeUnknownException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -11,17 +13,22 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A set of tools by name: renders their definitions for a model and dispatches the model's calls.
  *
  * <p>Dispatch turns every problem the model can fix into a soft error ({@link ToolResult#error(String)}):
- * an unknown tool name, arguments that are not a JSON object, a missing or mistyped argument. Anything
- * else a tool throws is a hard error, rethrown as {@link ToolExecutionException}.
+ * an unknown tool name, arguments that are not a JSON object, a missing or mistyped argument. So is a
+ * {@link CommitOutcomeUnknownException}: the model is told that its change may or may not have been saved
+ * and to read the task before calling again. Anything else a tool throws is a hard error, rethrown as
+ * {@link ToolExecutionException}.
  *
  * <p>Immutable; thread-safe when its tools are.
  */
 public final class Toolbox {
+    private static final Logger LOG = LoggerFactory.getLogger(Toolbox.class);
     private static final Toolbox EMPTY = new Toolbox(Map.of());
 
     private final Map<String, Tool> tools;
@@ -131,7 +138,8 @@ public final class Toolbox {
      * Runs one tool call.
      *
      * @param call the model's call
-     * @return the tool's result, or a soft error for an unknown tool or bad arguments
+     * @return the tool's result, or a soft error for an unknown tool, bad arguments or a change whose commit
+     *     outcome is unknown
      * @throws ToolExecutionException if the tool failed unexpectedly (a hard error)
      */
     public ToolResult call(ToolCall call) {
@@ -149,8 +157,19 @@ public final class Toolbox {
             return result;
         } catch (ToolArgumentException e) {
             return ToolResult.error(e.getMessage());
+        } catch (CommitOutcomeUnknownException e) {
+            LOG.warn("Tool {}: {}", call.name(), Texts.forLog(e.getMessage()));
+            return ToolResult.error(outcomeUnknown(call.name()));
         } catch (RuntimeException e) {
             throw new ToolExecutionException(call.name(), e);
         }
+    }
+
+    /** What the model is told when the connection was lost while its change was being committed. */
+    private String outcomeUnknown(String toolName) {
+        String check = tools.containsKey("get_task") ? "Read the task with get_task" : "Check the task";
+        return "The call to " + toolName + " reached the task store, but the connection to it was lost while"
+                + " the change was being saved, so whether it was saved is unknown. " + check + " before calling "
+                + toolName + " again: repeating a change that was saved may be refused or may apply twice.";
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.llm.ToolDefinition;
+import dev.taskagent.store.CommitOutcomeUnknownException;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,23 @@ class ToolboxTest {
                 .hasCause(failure)
                 .satisfies(thrown ->
                         assertThat(((ToolExecutionException) thrown).toolName()).isEqualTo("save"));
+    }
+
+    @Test
+    void aChangeWhoseCommitOutcomeIsUnknownIsASoftErrorTellingHowToCheck() {
+        Tool complete = tool("complete_task", arguments -> {
+            throw new CommitOutcomeUnknownException(
+                    "Could not commit the unit of work on db: connection reset", new IllegalStateException());
+        });
+        String expected = "The call to complete_task reached the task store, but the connection to it was lost"
+                + " while the change was being saved, so whether it was saved is unknown. %s before calling"
+                + " complete_task again: repeating a change that was saved may be refused or may apply twice.";
+
+        assertThat(Toolbox.of(complete, tool("get_task", arguments -> ToolResult.ok("{}")))
+                        .call(call("complete_task", "{}")))
+                .isEqualTo(ToolResult.error(expected.formatted("Read the task with get_task")));
+        assertThat(Toolbox.of(complete).call(call("complete_task", "{}")))
+                .isEqualTo(ToolResult.error(expected.formatted("Check the task")));
     }
 
     @Test

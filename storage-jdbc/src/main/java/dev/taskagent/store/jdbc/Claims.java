@@ -1,5 +1,6 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.store.CommitOutcomeUnknownException;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.Leases;
@@ -316,14 +317,14 @@ final class Claims {
         } else if (!lastAttempt && dialect.isTransient(failure)) {
             return null;
         }
-        throw new TaskStoreException(
-                "Could not claim the next task of '" + assignee + "' on " + database + ": "
-                        + JdbcSupport.describe(failure)
-                        + (unknown
-                                ? ". Whether it committed is unknown; a task it claimed comes back when its lease"
-                                        + " expires"
-                                : ""),
-                failure);
+        String what = "Could not claim the next task of '" + assignee + "' on " + database + ": "
+                + JdbcSupport.describe(failure);
+        if (unknown) {
+            throw new CommitOutcomeUnknownException(
+                    what + ". Whether it committed is unknown; a task it claimed comes back when its lease expires",
+                    failure);
+        }
+        throw new TaskStoreException(what, failure);
     }
 
     /** Reads a task whose claim committed, on a connection of its own. */

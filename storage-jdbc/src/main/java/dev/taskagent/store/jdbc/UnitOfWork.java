@@ -1,5 +1,6 @@
 package dev.taskagent.store.jdbc;
 
+import dev.taskagent.store.CommitOutcomeUnknownException;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TransactionWork;
 import java.sql.Connection;
@@ -156,6 +157,7 @@ final class UnitOfWork {
             }
             boolean rolledBack = rollback(connection, e);
             reusable = rolledBack && phase == Phase.WORK && (transaction == null || transaction.failure() == null);
+            boolean rolledBackForSure = false;
             if (phase == Phase.COMMIT && !transaction.claims().isEmpty()) {
                 // A claim whose commit reply was lost may have committed: look for it, so that it is handed to
                 // its claimer instead of being stranded until its lease expires. The failed connection goes
@@ -171,9 +173,11 @@ final class UnitOfWork {
                         return new Attempt<>(result, false);
                     }
                     case NONE -> {
+                        // The claim's token is not in its row: the whole unit of work was rolled back.
                         if (!lastAttempt) {
                             return new Attempt<>(null, true);
                         }
+                        rolledBackForSure = true;
                     }
                     case UNKNOWN -> {}
                 }
@@ -182,7 +186,7 @@ final class UnitOfWork {
             if (storageFailure != null && !lastAttempt && dialect.isTransient(storageFailure)) {
                 return new Attempt<>(null, true);
             }
-            throw failure(phase, e, transaction);
+            throw failure(phase, e, transaction, rolledBackForSure);
         } finally {
             if (!released) {
                 connections.release(connection, reusable);
@@ -198,8 +202,13 @@ final class UnitOfWork {
         return failure instanceof SQLException sql ? sql : null;
     }
 
-    /** What the caller gets: the work's own exception unchanged (TS-1.2), else a TaskStoreException. */
-    private RuntimeException failure(Phase phase, Throwable failure, JdbcTransaction transaction) {
+    /**
+     * What the caller gets: the work's own exception unchanged (TS-1.2), else a TaskStoreException; a
+     * {@link CommitOutcomeUnknownException} when the connection was lost during the commit and nothing
+     * showed whether it committed.
+     */
+    private RuntimeException failure(
+            Phase phase, Throwable failure, JdbcTransaction transaction, boolean rolledBackForSure) {
         if (phase == Phase.WORK || !(failure instanceof SQLException sql)) {
             return JdbcSupport.sneakyThrow(failure);
         }
@@ -209,15 +218,19 @@ final class UnitOfWork {
                         "Could not start a transaction on " + connections.description() + ": "
                                 + JdbcSupport.describe(sql),
                         sql);
-            case COMMIT ->
-                new TaskStoreException(
-                        "Could not commit the unit of work on " + database + ": " + JdbcSupport.describe(sql)
+            case COMMIT -> {
+                String what = "Could not commit the unit of work on " + database + ": " + JdbcSupport.describe(sql);
+                if (rolledBackForSure || !JdbcSupport.connectionLost(sql)) {
+                    yield new TaskStoreException(what + ". It was rolled back", sql);
+                }
+                yield new CommitOutcomeUnknownException(
+                        what + ". The connection was lost during the commit, so whether it committed is unknown:"
+                                + " read what it changed before running it again"
                                 + (transaction != null && !transaction.claims().isEmpty()
-                                        ? ". Whether it committed is unknown; a task it claimed comes back when"
-                                                + " its lease expires"
-                                        : ". It was rolled back, unless the database committed it before the"
-                                                + " connection failed"),
+                                        ? "; a task it claimed comes back when its lease expires"
+                                        : ""),
                         sql);
+            }
             case WORK -> throw new IllegalStateException("unreachable: the work's own failures are rethrown above");
         };
     }

@@ -6,6 +6,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.CommitOutcomeUnknownException;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.NewTask;
@@ -20,6 +21,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +73,7 @@ class ConnectionKillTest {
         AtomicInteger lost = new AtomicInteger();
         Set<String> handedOut = ConcurrentHashMap.newKeySet();
         AtomicInteger unknownClaims = new AtomicInteger();
+        List<String> misreported = Collections.synchronizedList(new ArrayList<>());
         int killed = 0;
         try (HikariDataSource pool = new HikariDataSource(config);
                 JdbcTaskStore store = new JdbcTaskStore(pool)) {
@@ -85,8 +88,8 @@ class ConnectionKillTest {
             try {
                 List<Future<?>> running = new ArrayList<>();
                 for (int worker = 0; worker < WORKERS; worker++) {
-                    running.add(
-                            workers.submit(() -> work(queue, completions, failures, lost, handedOut, unknownClaims)));
+                    running.add(workers.submit(
+                            () -> work(queue, completions, failures, lost, handedOut, unknownClaims, misreported)));
                 }
                 for (int kill = 1; kill <= KILLS; kill++) {
                     awaitCompletions(completions, TASKS * kill / (KILLS + 1));
@@ -102,8 +105,9 @@ class ConnectionKillTest {
 
             List<Task> tasks = store.inTransaction(tx -> tx.listTasks("kill-test"));
             System.out.printf(
-                    "%s: %d connections killed in %d rounds, %d calls failed, %d claims lost to a reclaim%n",
-                    database, killed, KILLS, failures.get(), lost.get());
+                    "%s: %d connections killed in %d rounds, %d calls failed, %d claims lost to a reclaim,"
+                            + " %d claims told 'unknown'%n",
+                    database, killed, KILLS, failures.get(), lost.get(), unknownClaims.get());
             assertThat(killed).as("connections the server killed").isPositive();
             assertThat(failures.get()).as("calls that met a killed connection").isPositive();
             assertThat(tasks).hasSize(TASKS).allSatisfy(task -> {
@@ -112,6 +116,9 @@ class ConnectionKillTest {
             });
             assertThat(completions.keySet()).as("tasks completed").containsExactlyInAnyOrderElementsOf(ids);
             assertThat(completions.values()).as("completions per task").containsOnly(1);
+            assertThat(misreported)
+                    .as("completions that committed although their caller was told they failed for sure")
+                    .isEmpty();
             // Every claim that committed was handed to its claimer, found after a lost reply if need be,
             // unless the claimer was told that whether it committed is unknown.
             List<String> stranded = new ArrayList<>();
@@ -136,7 +143,8 @@ class ConnectionKillTest {
             AtomicInteger failures,
             AtomicInteger lost,
             Set<String> handedOut,
-            AtomicInteger unknownClaims) {
+            AtomicInteger unknownClaims,
+            List<String> misreported) {
         Instant deadline = Instant.now().plus(DEADLINE);
         while (Instant.now().isBefore(deadline)) {
             Optional<Task> claimed;
@@ -144,7 +152,7 @@ class ConnectionKillTest {
                 claimed = queue.claimNext(AGENT);
             } catch (TaskStoreException e) {
                 failures.incrementAndGet();
-                if (e.getMessage().contains("Whether it committed is unknown")) {
+                if (e instanceof CommitOutcomeUnknownException) {
                     unknownClaims.incrementAndGet();
                 }
                 continue;
@@ -170,6 +178,9 @@ class ConnectionKillTest {
                 failures.incrementAndGet();
                 if (completedByThisClaim(queue, task, failures)) {
                     completions.merge(task.id(), 1, Integer::sum);
+                    if (!(e instanceof CommitOutcomeUnknownException)) {
+                        misreported.add(task.id() + ": " + e.getMessage());
+                    }
                 }
             }
         }
