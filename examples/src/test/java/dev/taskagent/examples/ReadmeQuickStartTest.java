@@ -1,55 +1,52 @@
 package dev.taskagent.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.taskagent.extraction.AgentRun;
-import dev.taskagent.extraction.ConversationMessage;
-import dev.taskagent.extraction.TaskAgent;
-import dev.taskagent.llm.ScriptedChatModel;
-import dev.taskagent.store.TaskStore;
-import dev.taskagent.store.jdbc.JdbcTaskStore;
-import dev.taskagent.task.Task;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** The README's quick start, line for line, with a scripted model in place of ChatModels.discover(). */
+/** The README's quick start is {@link QuickStart} word for word, and it runs offline as written. */
 class ReadmeQuickStartTest {
-
-    @TempDir
-    Path data;
+    private static final String MARKER =
+            "<!-- quick-start: examples/src/main/java/dev/taskagent/examples/QuickStart.java";
 
     @Test
-    void theQuickStartOfTheReadmeRunsAsWritten() {
-        ScriptedChatModel model = ScriptedChatModel.builder()
-                .respond(ScriptedChatModel.toolCalls(
-                        ScriptedChatModel.call(
-                                "insert_task",
-                                "{\"after_task_order\":0,\"task_description\":\"Add a dark mode toggle to the settings page\"}"),
-                        ScriptedChatModel.call("append_messages_to_task", "{\"task_order\":1,\"message_ids\":[0,1]}"),
-                        ScriptedChatModel.call(
-                                "append_task_progress",
-                                "{\"task_order\":1,\"progress\":\"Created src/Settings/DarkModeToggle.tsx\"}"),
-                        ScriptedChatModel.call("finish", "{}")))
-                .build();
+    void theReadmeShowsTheQuickStartClassWordForWord() throws IOException {
+        String readme = Files.readString(Path.of("../README.md"));
+        int marker = readme.indexOf(MARKER);
+        assertThat(marker).as("README.md has the marker %s", MARKER).isNotNegative();
+        int start = readme.indexOf("```java\n", marker) + "```java\n".length();
+        String block = readme.substring(start, readme.indexOf("```\n", start));
 
-        try (TaskStore store = JdbcTaskStore.open("jdbc:h2:file:" + data.resolve("tasks"))) {
-            TaskAgent agent = TaskAgent.builder().store(store).chatModel(model).build();
-            AgentRun run = agent.run(
-                    "session-42",
-                    List.of(
-                            ConversationMessage.user("m1", "Add a dark mode toggle to the settings page"),
-                            ConversationMessage.assistant("m2", "Created src/Settings/DarkModeToggle.tsx")));
+        assertThat(block)
+                .as("the README's quick start block: copy examples/.../QuickStart.java into it")
+                .isEqualTo(Files.readString(Path.of("src/main/java/dev/taskagent/examples/QuickStart.java")));
+    }
 
-            assertThat(run.isSuccess()).isTrue();
-            List<Task> tasks = store.listTasks("session-42");
-            assertThat(tasks).singleElement().satisfies(task -> {
-                assertThat(task.order() + ". " + task.description() + " (" + task.status() + ")")
-                        .isEqualTo("1. Add a dark mode toggle to the settings page (running)");
-                assertThat(task.messageIds()).containsExactly("m1", "m2");
-                assertThat(task.progresses()).containsExactly("Created src/Settings/DarkModeToggle.tsx");
-            });
+    @Test
+    void theQuickStartRunsOfflineWithAScriptedModelItNames() {
+        assumeThat(System.getenv("OPENAI_API_KEY") == null && System.getenv("OPENAI_BASE_URL") == null)
+                .as("no OpenAI variable is set, so the quick start takes its scripted model")
+                .isTrue();
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            QuickStart.main(new String[0]);
+        } finally {
+            System.setOut(original);
         }
+
+        assertThat(captured.toString(StandardCharsets.UTF_8).lines())
+                .containsExactly(
+                        "Model: ScriptedChatModel (offline; set OPENAI_API_KEY to use OpenAI)",
+                        "1. Add a dark mode toggle [running]",
+                        "#2 Review the toggle [success]");
     }
 }
