@@ -1,7 +1,7 @@
 package dev.taskagent.llm.openai;
 
-import static dev.taskagent.llm.openai.FakeOpenAiServer.json;
-import static dev.taskagent.llm.openai.FakeOpenAiServer.toolCallCompletion;
+import static dev.taskagent.testservers.FakeOpenAiServer.json;
+import static dev.taskagent.testservers.FakeOpenAiServer.toolCallCompletion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -12,6 +12,7 @@ import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.TokenUsage;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.task.Task;
+import dev.taskagent.testservers.FakeOpenAiServer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

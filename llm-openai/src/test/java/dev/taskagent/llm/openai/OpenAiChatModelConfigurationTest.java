@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.taskagent.llm.ChatModelException;
 import dev.taskagent.llm.ChatRequest;
 import dev.taskagent.llm.UserMessage;
+import dev.taskagent.testservers.FakeOpenAiServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -9,6 +9,7 @@ import dev.taskagent.llm.ChatModelProvider;
 import dev.taskagent.llm.ChatModels;
 import dev.taskagent.llm.ChatRequest;
 import dev.taskagent.llm.UserMessage;
+import dev.taskagent.testservers.FakeOpenAiServer;
 import java.io.IOException;
 import java.net.URL;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.taskagent.llm.openai;
 
-import static dev.taskagent.llm.openai.FakeOpenAiServer.finishChunk;
-import static dev.taskagent.llm.openai.FakeOpenAiServer.json;
-import static dev.taskagent.llm.openai.FakeOpenAiServer.textChunk;
-import static dev.taskagent.llm.openai.FakeOpenAiServer.textCompletion;
-import static dev.taskagent.llm.openai.FakeOpenAiServer.toolCallChunk;
-import static dev.taskagent.llm.openai.FakeOpenAiServer.toolCallCompletion;
-import static dev.taskagent.llm.openai.FakeOpenAiServer.usageChunk;
+import static dev.taskagent.testservers.FakeOpenAiServer.finishChunk;
+import static dev.taskagent.testservers.FakeOpenAiServer.json;
+import static dev.taskagent.testservers.FakeOpenAiServer.textChunk;
+import static dev.taskagent.testservers.FakeOpenAiServer.textCompletion;
+import static dev.taskagent.testservers.FakeOpenAiServer.toolCallChunk;
+import static dev.taskagent.testservers.FakeOpenAiServer.toolCallCompletion;
+import static dev.taskagent.testservers.FakeOpenAiServer.usageChunk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,6 +23,7 @@ import dev.taskagent.llm.ToolCall;
 import dev.taskagent.llm.ToolDefinition;
 import dev.taskagent.llm.ToolResultMessage;
 import dev.taskagent.llm.UserMessage;
+import dev.taskagent.testservers.FakeOpenAiServer;
 import dev.taskagent.tool.JsonSchema;
 import java.time.Duration;
 import java.util.ArrayList;

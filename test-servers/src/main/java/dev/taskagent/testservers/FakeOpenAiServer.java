@@ -1,4 +1,4 @@
-package dev.taskagent.llm.openai;
+package dev.taskagent.testservers;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,8 +42,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safe.
  */
-final class FakeOpenAiServer implements AutoCloseable {
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class FakeOpenAiServer implements AutoCloseable {
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -64,7 +64,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** Starts a server on 127.0.0.1 and a free port. */
-    static FakeOpenAiServer start() {
+    public static FakeOpenAiServer start() {
         try {
             return new FakeOpenAiServer();
         } catch (IOException e) {
@@ -73,23 +73,23 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** @return the base URL to configure, ending in {@code /v1} like OpenAI's */
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
 
     /** Queues the answer to the next request. */
-    FakeOpenAiServer enqueue(CannedResponse response) {
+    public FakeOpenAiServer enqueue(CannedResponse response) {
         responses.add(response);
         return this;
     }
 
     /** @return every request received so far, oldest first */
-    List<RecordedRequest> requests() {
+    public List<RecordedRequest> requests() {
         return List.copyOf(requests);
     }
 
     /** Waits (up to 10 s) for the next request not taken yet. */
-    RecordedRequest takeRequest() {
+    public RecordedRequest takeRequest() {
         try {
             RecordedRequest request = unread.poll(10, TimeUnit.SECONDS);
             if (request == null) {
@@ -131,7 +131,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** One canned answer: status, headers and the body, written in parts (SSE events) or whole. */
-    record CannedResponse(int status, Map<String, String> headers, List<String> bodyParts, CountDownLatch hold) {
+    public record CannedResponse(int status, Map<String, String> headers, List<String> bodyParts, CountDownLatch hold) {
         void writeTo(HttpExchange exchange) throws IOException {
             if (hold != null) {
                 try {
@@ -155,15 +155,15 @@ final class FakeOpenAiServer implements AutoCloseable {
         }
 
         /** The same answer, held back until {@code latch} is counted down. */
-        CannedResponse heldUntil(CountDownLatch latch) {
+        public CannedResponse heldUntil(CountDownLatch latch) {
             return new CannedResponse(status, headers, bodyParts, latch);
         }
     }
 
     /** A request as the server received it. */
-    record RecordedRequest(String method, String path, Map<String, List<String>> headers, String body) {
+    public record RecordedRequest(String method, String path, Map<String, List<String>> headers, String body) {
         /** @return the body parsed as JSON */
-        JsonNode json() {
+        public JsonNode json() {
             try {
                 return JSON.readTree(body);
             } catch (JsonProcessingException e) {
@@ -172,7 +172,7 @@ final class FakeOpenAiServer implements AutoCloseable {
         }
 
         /** @return the first value of a header (case-insensitive name), or null */
-        String header(String name) {
+        public String header(String name) {
             return headers.entrySet().stream()
                     .filter(entry -> entry.getKey().equalsIgnoreCase(name))
                     .map(entry -> entry.getValue().get(0))
@@ -184,17 +184,17 @@ final class FakeOpenAiServer implements AutoCloseable {
     // ---- canned responses ----
 
     /** A JSON answer with a status. */
-    static CannedResponse json(int status, String body) {
+    public static CannedResponse json(int status, String body) {
         return raw(status, "application/json", body);
     }
 
     /** An answer with any content type and body, for malformed responses. */
-    static CannedResponse raw(int status, String contentType, String body) {
+    public static CannedResponse raw(int status, String contentType, String body) {
         return new CannedResponse(status, Map.of("Content-Type", contentType), List.of(body), null);
     }
 
     /** A 429 that asks for a 1 ms wait before the retry, so the test does not wait for the backoff. */
-    static CannedResponse rateLimited() {
+    public static CannedResponse rateLimited() {
         return new CannedResponse(
                 429,
                 Map.of("Content-Type", "application/json", "Retry-After-Ms", "1"),
@@ -203,7 +203,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** A streamed answer: each chunk as one SSE {@code data:} event, then {@code data: [DONE]}. */
-    static CannedResponse stream(String... chunks) {
+    public static CannedResponse stream(String... chunks) {
         List<String> events = new ArrayList<>();
         for (String chunk : chunks) {
             events.add("data: " + chunk + "\n\n");
@@ -213,7 +213,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** A streamed answer that stops without {@code [DONE]}, as when the connection is cut. */
-    static CannedResponse cutStream(String... chunks) {
+    public static CannedResponse cutStream(String... chunks) {
         List<String> events = new ArrayList<>();
         for (String chunk : chunks) {
             events.add("data: " + chunk + "\n\n");
@@ -224,7 +224,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     // ---- wire-format bodies ----
 
     /** An OpenAI error body. */
-    static String error(String message) {
+    public static String error(String message) {
         ObjectNode error = JSON.createObjectNode();
         error.putObject("error")
                 .put("message", message)
@@ -235,14 +235,14 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** A chat completion with text only. */
-    static String textCompletion(String text, long promptTokens, long completionTokens) {
+    public static String textCompletion(String text, long promptTokens, long completionTokens) {
         ObjectNode completion = completion("stop", promptTokens, completionTokens);
         ((ObjectNode) completion.get("choices").get(0).get("message")).put("content", text);
         return completion.toString();
     }
 
     /** A chat completion that calls tools; each call is {id, name, raw arguments}. */
-    static String toolCallCompletion(long promptTokens, long completionTokens, String[]... calls) {
+    public static String toolCallCompletion(long promptTokens, long completionTokens, String[]... calls) {
         ObjectNode completion = completion("tool_calls", promptTokens, completionTokens);
         ObjectNode message = (ObjectNode) completion.get("choices").get(0).get("message");
         message.putNull("content");
@@ -274,7 +274,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** A stream chunk whose delta carries text. */
-    static String textChunk(String text) {
+    public static String textChunk(String text) {
         ObjectNode chunk = chunk();
         ((ArrayNode) chunk.get("choices"))
                 .addObject()
@@ -289,7 +289,7 @@ final class FakeOpenAiServer implements AutoCloseable {
      * A stream chunk whose delta carries one fragment of a tool call: the first fragment of a call has
      * its id and name, later ones only a piece of the arguments (pass null for id and name).
      */
-    static String toolCallChunk(int index, String id, String name, String argumentsPiece) {
+    public static String toolCallChunk(int index, String id, String name, String argumentsPiece) {
         ObjectNode chunk = chunk();
         ObjectNode choice =
                 ((ArrayNode) chunk.get("choices")).addObject().put("index", 0).putNull("finish_reason");
@@ -305,7 +305,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** The chunk that ends a choice; with usage when {@code promptTokens} is not negative. */
-    static String finishChunk(String finishReason, long promptTokens, long completionTokens) {
+    public static String finishChunk(String finishReason, long promptTokens, long completionTokens) {
         ObjectNode chunk = chunk();
         ((ArrayNode) chunk.get("choices"))
                 .addObject()
@@ -319,7 +319,7 @@ final class FakeOpenAiServer implements AutoCloseable {
     }
 
     /** The usage chunk OpenAI sends last when asked to ({@code stream_options.include_usage}). */
-    static String usageChunk(long promptTokens, long completionTokens) {
+    public static String usageChunk(long promptTokens, long completionTokens) {
         ObjectNode chunk = chunk();
         chunk.putArray("choices");
         addUsage(chunk, promptTokens, completionTokens);
