@@ -53,6 +53,7 @@ class BenchmarkSuiteTest {
                 .include(MoveBenchmark.class.getName())
                 .include(StepsBenchmark.class.getName())
                 .include(MarkerBenchmark.class.getName())
+                .include(BridgeBenchmark.class.getName())
                 .param("store", "inmemory")
                 .param("kilobytes", "64")
                 .param("chunkChars", "16")
@@ -68,8 +69,8 @@ class BenchmarkSuiteTest {
         Collection<RunResult> results = new ArrayList<>(new Runner(claims).run());
         results.addAll(new Runner(others).run());
 
-        // claims: 2 thread counts × 2 modes; extraction 2, move 1, steps 2, markers 3
-        assertThat(results).hasSize(12);
+        // claims: 2 thread counts × 2 modes; extraction 2, move 1, steps 2, markers 3, bridge 2
+        assertThat(results).hasSize(14);
         assertThat(results)
                 .allSatisfy(result ->
                         assertThat(result.getPrimaryResult().getScore()).isPositive());
