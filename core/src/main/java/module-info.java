@@ -20,6 +20,7 @@ module dev.taskagent.core {
     exports dev.taskagent.queue;
     exports dev.taskagent.steps;
     exports dev.taskagent.observe;
+    exports dev.taskagent.dialect;
 
     // Not API: shared with the library's own modules only, so that they shorten and check texts the one way.
     exports dev.taskagent.internal to

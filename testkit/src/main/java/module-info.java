@@ -15,4 +15,5 @@ open module dev.taskagent.testkit {
     exports dev.taskagent.testkit.extraction;
     exports dev.taskagent.testkit.queue;
     exports dev.taskagent.testkit.steps;
+    exports dev.taskagent.testkit.dialect;
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
+import dev.taskagent.dialect.TodoTools;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.llm.ToolDefinition;
 import dev.taskagent.queue.TaskQueue;
@@ -17,8 +18,10 @@ import dev.taskagent.tool.Toolbox;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Counts the tokens a model spends on the queue's two one-call tools against the three-call workflows
@@ -119,6 +122,41 @@ public final class TokenEconomy {
     public static void main(String[] args) {
         System.out.println(table(measure()));
         System.out.println(toolsetTable(measureToolsets()));
+        System.out.println(dialectTable());
+    }
+
+    /**
+     * What the definitions of the todo dialect ({@code TodoWrite}, {@code TodoRead}) cost per request, beside
+     * taskagent's own toolsets.
+     *
+     * @return a Markdown table: toolset, tools, definitions per request
+     */
+    public static String dialectTable() {
+        Encoding encoding = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+        TaskQueue queue = TaskQueue.builder(new InMemoryTaskStore()).build();
+        StringBuilder text = new StringBuilder("Dialect toolsets (jtokkit o200k_base): definitions per request\n\n");
+        text.append("| toolset | tools | definitions per request |\n| --- | ---: | ---: |\n");
+        for (Map.Entry<String, Toolbox> toolset : Map.of(
+                        "todo (TodoWrite, TodoRead)", TodoTools.forSession(queue.store(), "session"),
+                        "worker", queue.workerTools(),
+                        "queue", queue.tools())
+                .entrySet()
+                .stream()
+                .sorted(Map.Entry.comparingByKey(Comparator.reverseOrder()))
+                .toList()) {
+            int definitions = 0;
+            for (ToolDefinition definition : toolset.getValue().definitions()) {
+                definitions += encoding.countTokensOrdinary(Scenario.definitionJson(definition));
+            }
+            text.append("| ")
+                    .append(toolset.getKey())
+                    .append(" | ")
+                    .append(toolset.getValue().definitions().size())
+                    .append(" | ")
+                    .append(definitions)
+                    .append(" |\n");
+        }
+        return text.toString();
     }
 
     /**
@@ -384,7 +422,7 @@ public final class TokenEconomy {
         Toolset runToolset(Encoding encoding, String name, Toolbox toolset) {
             int definitions = 0;
             for (ToolDefinition definition : toolset.definitions()) {
-                definitions += encoding.countTokensOrdinary(definitionJson(definition));
+                definitions += encoding.countTokensOrdinary(Scenario.definitionJson(definition));
             }
             ToolResult claim = toolset.call(call("signup_for_task", "{\"agent_name\":\"" + AGENT + "\"}"));
             if (claim.isError() || !claim.text().contains("#" + claimableTaskId + " ")) {

@@ -197,6 +197,22 @@ public final class JsonSchema {
     }
 
     /**
+     * Adds a required array property whose items are objects of one schema.
+     *
+     * @param name the property
+     * @param description for the model
+     * @param items the schema of every item, e.g. {@code JsonSchema.object().requiredString("content", "…")}
+     * @return this builder
+     */
+    public JsonSchema requiredObjectArray(String name, String description, JsonSchema items) {
+        Objects.requireNonNull(items, "items");
+        ObjectNode property = add(name, description, true);
+        property.put("type", "array");
+        property.putObject("items").setAll(items.root.deepCopy());
+        return this;
+    }
+
+    /**
      * Adds a required object property with properties of its own.
      *
      * @param name the property

@@ -477,6 +477,30 @@ public final class ToolArguments {
         return Optional.of(new ToolArguments((ObjectNode) value));
     }
 
+    /**
+     * Reads a required list of objects, each read with the same getters; a single object is read as a list
+     * of one.
+     *
+     * @param name the argument's name
+     * @return the objects in the order sent
+     * @throws ToolArgumentException if it is missing or an element is not an object
+     */
+    public List<ToolArguments> requiredObjectList(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            throw missing(name, "an array of objects");
+        }
+        List<ToolArguments> result = new ArrayList<>();
+        for (JsonNode element : elements(value)) {
+            if (!element.isObject()) {
+                throw new ToolArgumentException(
+                        "Argument '" + name + "' must be an array of objects; it holds " + describe(element) + ".");
+            }
+            result.add(new ToolArguments((ObjectNode) element));
+        }
+        return List.copyOf(result);
+    }
+
     /** @return the arguments as compact JSON */
     public String toJson() {
         return node.toString();

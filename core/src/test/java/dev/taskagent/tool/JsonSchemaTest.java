@@ -62,4 +62,17 @@ class JsonSchemaTest {
                 .hasMessage("Property 'task_order' is declared twice");
         assertThatThrownBy(() -> schema.requiredString(null, "x")).isInstanceOf(NullPointerException.class);
     }
+
+    @Test
+    void anArrayOfObjectsCarriesTheItemsSchema() {
+        String json = JsonSchema.object()
+                .requiredObjectArray("todos", "The list", JsonSchema.object().requiredString("content", "What to do"))
+                .toJson();
+
+        assertThat(json)
+                .isEqualTo("{\"type\":\"object\",\"properties\":{\"todos\":{\"description\":\"The list\","
+                        + "\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"content\":"
+                        + "{\"description\":\"What to do\",\"type\":\"string\"}},\"required\":[\"content\"],"
+                        + "\"additionalProperties\":false}}},\"required\":[\"todos\"],\"additionalProperties\":false}");
+    }
 }

@@ -280,4 +280,20 @@ class ToolArgumentsTest {
                 .hasMessageStartingWith("Argument 'assignee' contains a control character (U+001B) at index 1");
         assertThat(arguments.requiredName("author")).isEqualTo("\uD83D\uDE00");
     }
+
+    @Test
+    void aListOfObjectsIsReadWithTheSameGettersAndOneObjectIsAListOfOne() {
+        List<ToolArguments> items = ToolArguments.parse("{\"todos\": [{\"content\": \"A\"}, {\"content\": \"B\"}]}")
+                .requiredObjectList("todos");
+
+        assertThat(items).extracting(item -> item.requiredText("content")).containsExactly("A", "B");
+        assertThat(ToolArguments.parse("{\"todos\": {\"content\": \"A\"}}").requiredObjectList("todos"))
+                .hasSize(1);
+        assertThatThrownBy(() -> ToolArguments.parse("{\"todos\": [1]}").requiredObjectList("todos"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessage("Argument 'todos' must be an array of objects; it holds the number 1.");
+        assertThatThrownBy(() -> ToolArguments.parse("{}").requiredObjectList("todos"))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessage("Missing required argument 'todos' (an array of objects).");
+    }
 }
