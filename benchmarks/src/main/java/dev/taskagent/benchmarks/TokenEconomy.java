@@ -123,6 +123,7 @@ public final class TokenEconomy {
         System.out.println(table(measure()));
         System.out.println(toolsetTable(measureToolsets()));
         System.out.println(dialectTable());
+        System.out.println(ExtractionInputTokens.table(ExtractionInputTokens.measureAll()));
     }
 
     /**
@@ -334,7 +335,7 @@ public final class TokenEconomy {
     }
 
     /** A fresh store and queue holding alice's three tasks, on a clock that stands still. */
-    private static final class Scenario {
+    static final class Scenario {
         private final TaskQueue queue;
         private final Toolbox tools;
         private final long claimableTaskId;
@@ -459,7 +460,7 @@ public final class TokenEconomy {
         }
 
         /** The definition as an OpenAI-style function tool in a request. */
-        private static String definitionJson(ToolDefinition definition) {
+        static String definitionJson(ToolDefinition definition) {
             try {
                 ObjectNode function = JsonNodeFactory.instance.objectNode();
                 function.put("name", definition.name());

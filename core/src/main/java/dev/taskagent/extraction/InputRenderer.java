@@ -12,9 +12,13 @@ import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.task.Task;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -31,12 +35,33 @@ final class InputRenderer {
     static final String PROGRESS_HEADER = "## Previous Progress:";
     static final String MESSAGES_HEADER = "## Current Message with IDs:";
 
+    /** Kept free in a cut listing for the line that counts what was left out. */
+    private static final int SUMMARY_RESERVE = 80;
+
+    /** At most this many ranges of orders are spelled out in the line about tasks left out. */
+    private static final int MAX_RANGES = 8;
+
+    /** Open tasks first (running before pending), then finished ones; the most recently changed first. */
+    private static final Comparator<Task> SHOWN_FIRST = Comparator.<Task>comparingInt(task -> switch (task.status()) {
+                case RUNNING -> 0;
+                case PENDING -> 1;
+                default -> 2;
+            })
+            .thenComparing(Task::updatedAt, Comparator.reverseOrder())
+            .thenComparing(Task::order, Comparator.reverseOrder());
+
     private final int previousProgressWindow;
     private final int truncationLength;
+    private final int listingTokenBudget;
 
     InputRenderer(int previousProgressWindow, int truncationLength) {
+        this(previousProgressWindow, truncationLength, Integer.MAX_VALUE);
+    }
+
+    InputRenderer(int previousProgressWindow, int truncationLength, int listingTokenBudget) {
         this.previousProgressWindow = previousProgressWindow;
         this.truncationLength = truncationLength;
+        this.listingTokenBudget = listingTokenBudget;
     }
 
     String render(List<Task> tasks, MessageBatch batch) {
@@ -45,9 +70,7 @@ final class InputRenderer {
         if (tasks.isEmpty()) {
             out.append("(no tasks yet)\n");
         }
-        for (Task task : tasks) {
-            out.append("- ").append(renderTaskLine(task)).append('\n');
-        }
+        renderListing(tasks).forEach(line -> out.append("- ").append(line).append('\n'));
         out.append('\n').append(PROGRESS_HEADER).append('\n');
         List<String> progress = renderPreviousProgress(tasks);
         if (progress.isEmpty()) {
@@ -86,6 +109,110 @@ final class InputRenderer {
             }
         }
         return line.toString();
+    }
+
+    /**
+     * The lines of the task listing: every task in order while they fit the listing's token budget; above it,
+     * the tasks shown first ({@link #SHOWN_FIRST}) as long as they fit, still in order and in the same format,
+     * then one line that counts and ranges the rest, so that the input stays bounded as a session grows and
+     * every task can still be addressed by its order.
+     */
+    List<String> renderListing(List<Task> tasks) {
+        List<String> lines = new ArrayList<>(tasks.size());
+        long total = 0;
+        for (Task task : tasks) {
+            String line = renderTaskLine(task);
+            lines.add(line);
+            total += estimateTokens(line) + 1;
+        }
+        if (total <= listingTokenBudget) {
+            return lines;
+        }
+        Map<Long, String> lineById = new HashMap<>();
+        for (int index = 0; index < tasks.size(); index++) {
+            lineById.put(tasks.get(index).id(), lines.get(index));
+        }
+        List<Task> ranked = new ArrayList<>(tasks);
+        ranked.sort(SHOWN_FIRST);
+        Set<Long> shown = new HashSet<>();
+        long used = 0;
+        for (Task task : ranked) {
+            int cost = estimateTokens(lineById.get(task.id())) + 1;
+            if (used + cost <= listingTokenBudget - SUMMARY_RESERVE) {
+                shown.add(task.id());
+                used += cost;
+            }
+        }
+        List<String> listing = new ArrayList<>();
+        List<Task> hidden = new ArrayList<>();
+        for (Task task : tasks) {
+            if (shown.contains(task.id())) {
+                listing.add(lineById.get(task.id()));
+            } else {
+                hidden.add(task);
+            }
+        }
+        listing.add(leftOut(hidden));
+        return listing;
+    }
+
+    /** The line about the tasks a cut listing leaves out: how many, their statuses and their orders. */
+    private static String leftOut(List<Task> hidden) {
+        Map<String, Integer> byStatus = new TreeMap<>();
+        for (Task task : hidden) {
+            byStatus.merge(task.status().wireName(), 1, Integer::sum);
+        }
+        StringBuilder statuses = new StringBuilder();
+        byStatus.forEach((status, count) -> statuses.append(statuses.length() == 0 ? "" : ", ")
+                .append(count)
+                .append(' ')
+                .append(status));
+        return "(" + hidden.size() + " more " + (hidden.size() == 1 ? "task" : "tasks") + " not shown: " + statuses
+                + "; " + (hidden.size() == 1 ? "order " : "orders ") + ranges(hidden)
+                + ". Any task can still be addressed by its order.)";
+    }
+
+    /** Orders as ranges, {@code 1-40, 45, 50-60}, the first {@value #MAX_RANGES} of them. */
+    private static String ranges(List<Task> hidden) {
+        StringBuilder out = new StringBuilder();
+        int ranges = 0;
+        int index = 0;
+        while (index < hidden.size()) {
+            int start = hidden.get(index).order();
+            int end = start;
+            while (index + 1 < hidden.size() && hidden.get(index + 1).order() == end + 1) {
+                end = hidden.get(++index).order();
+            }
+            index++;
+            if (ranges == MAX_RANGES) {
+                return out.append(" and others").toString();
+            }
+            out.append(ranges == 0 ? "" : ", ").append(start == end ? start + "" : start + "-" + end);
+            ranges++;
+        }
+        return out.toString();
+    }
+
+    /**
+     * An upper estimate of a text's tokens without a tokenizer: its UTF-8 bytes / 3, which over-counts
+     * English text by about a third for the GPT-4o family's encoding and matches texts of three-byte characters.
+     */
+    static int estimateTokens(String text) {
+        long bytes = 0;
+        for (int index = 0; index < text.length(); index++) {
+            char c = text.charAt(index);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                bytes += 4;
+                index++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE, (bytes + 2) / 3);
     }
 
     /**

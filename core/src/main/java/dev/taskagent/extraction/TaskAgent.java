@@ -88,7 +88,8 @@ public final class TaskAgent {
                 builder.observer,
                 false);
         observer = builder.observer;
-        renderer = new InputRenderer(builder.previousProgressWindow, builder.partTruncationLength);
+        renderer = new InputRenderer(
+                builder.previousProgressWindow, builder.partTruncationLength, builder.listingTokenBudget);
         transactions = new TransactionRunner(store, builder.listeners);
     }
 
@@ -187,11 +188,15 @@ public final class TaskAgent {
         /** Default of {@link #partTruncationLength(int)}. */
         public static final int DEFAULT_PART_TRUNCATION_LENGTH = 1024;
 
+        /** Default of {@link #listingTokenBudget(int)}. */
+        public static final int DEFAULT_LISTING_TOKEN_BUDGET = 4_000;
+
         private TaskStore store;
         private ChatModel chatModel;
         private int maxIterations = DEFAULT_MAX_ITERATIONS;
         private int previousProgressWindow = DEFAULT_PREVIOUS_PROGRESS_WINDOW;
         private int partTruncationLength = DEFAULT_PART_TRUNCATION_LENGTH;
+        private int listingTokenBudget = DEFAULT_LISTING_TOKEN_BUDGET;
         private final List<TaskListener> listeners = new ArrayList<>();
         private final List<FinishedTaskHook> finishedTaskHooks = new ArrayList<>();
         private Clock clock = Clock.systemUTC();
@@ -271,6 +276,25 @@ public final class TaskAgent {
                 throw new IllegalArgumentException("partTruncationLength must be at least 1, was " + value);
             }
             partTruncationLength = value;
+            return this;
+        }
+
+        /**
+         * Sets how many tokens the session's task listing in the model's input may take, estimated as UTF-8
+         * bytes / 3 (an upper estimate for English text). Below it the listing shows every task; above it, open
+         * tasks first (running, then pending, the most recently changed first), then the most recently
+         * finished, as many as fit, in order and in the same format, and one line that counts and ranges the
+         * rest, which the model can still address by order. Default {@value #DEFAULT_LISTING_TOKEN_BUDGET}.
+         *
+         * @param value at least 200
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is less than 200
+         */
+        public Builder listingTokenBudget(int value) {
+            if (value < 200) {
+                throw new IllegalArgumentException("listingTokenBudget must be at least 200, was " + value);
+            }
+            listingTokenBudget = value;
             return this;
         }
 

@@ -216,6 +216,56 @@ class InputRendererTest {
         assertThat(input.lines().mapToInt(String::length).max().orElseThrow()).isLessThanOrEqualTo(1024 + 100);
     }
 
+    @Test
+    void belowItsBudgetTheListingShowsEveryTaskAsBefore() {
+        List<Task> tasks = List.of(
+                task(1, "Book a table", TaskStatus.SUCCESS), task(2, "Text Anna the address", TaskStatus.PENDING));
+
+        assertThat(new InputRenderer(6, 1024, 200).renderListing(tasks))
+                .containsExactly(
+                        "Task 1: Book a table (Status: success)", "Task 2: Text Anna the address (Status: pending)");
+    }
+
+    @Test
+    void aboveItsBudgetTheListingShowsOpenTasksThenTheNewestFinishedAndCountsAndRangesTheRest() {
+        List<Task> tasks = new ArrayList<>();
+        for (int order = 1; order <= 60; order++) {
+            TaskStatus status =
+                    order == 30 ? TaskStatus.RUNNING : order == 45 ? TaskStatus.PENDING : TaskStatus.SUCCESS;
+            tasks.add(TaskBuilder.from(task(order, "Finished chore number " + order, status))
+                    .updatedAt(NOW.plusSeconds(order))
+                    .build());
+        }
+        InputRenderer renderer = new InputRenderer(6, 1024, 200);
+
+        List<String> listing = renderer.renderListing(tasks);
+
+        assertThat(listing)
+                .containsExactly(
+                        "Task 30: Finished chore number 30 (Status: running)",
+                        "Task 45: Finished chore number 45 (Status: pending)",
+                        "Task 57: Finished chore number 57 (Status: success)",
+                        "Task 58: Finished chore number 58 (Status: success)",
+                        "Task 59: Finished chore number 59 (Status: success)",
+                        "Task 60: Finished chore number 60 (Status: success)",
+                        "(54 more tasks not shown: 54 success; orders 1-29, 31-44, 46-56. Any task can still be"
+                                + " addressed by its order.)");
+        int tokens = 0;
+        for (String line : listing) {
+            tokens += InputRenderer.estimateTokens(line) + 1;
+        }
+        assertThat(tokens).isLessThanOrEqualTo(200);
+    }
+
+    @Test
+    void theTokenEstimateCountsUtf8BytesInThrees() {
+        assertThat(InputRenderer.estimateTokens("")).isZero();
+        assertThat(InputRenderer.estimateTokens("abc")).isEqualTo(1);
+        assertThat(InputRenderer.estimateTokens("abcd")).isEqualTo(2);
+        assertThat(InputRenderer.estimateTokens("日本語")).isEqualTo(3);
+        assertThat(InputRenderer.estimateTokens("😀")).isEqualTo(2);
+    }
+
     static Task task(int order, String description, TaskStatus status) {
         return TaskBuilder.newBuilder()
                 .id(order)
