@@ -3,6 +3,8 @@ package dev.taskagent.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.NewTask;
@@ -14,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -171,6 +174,44 @@ class TaskDocumentsTest {
             // Repaired as the message says, it reads again.
             setColumn(dataSource, damaged, "comments", "[]");
             assertThat(store.findTask(damaged).orElseThrow().comments()).isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void theReaperLeavesADamagedTaskAloneAndReclaimsTheOthers(TestDatabase database) throws SQLException {
+        DataSource dataSource = database.newDataSource();
+        try (JdbcTaskStore store = JdbcTaskStore.builder(dataSource).build()) {
+            TaskQueue queue = TaskQueue.builder(store).build();
+            long damaged = queue.create(queue.newTask("Damaged")
+                            .assignee("alice")
+                            .priority(9)
+                            .build())
+                    .id();
+            long healthy = queue.create(
+                            queue.newTask("Healthy").assignee("alice").build())
+                    .id();
+            assertThat(store.claimNext("alice", Duration.ofMillis(1)))
+                    .map(Task::id)
+                    .contains(damaged);
+            assertThat(store.claimNext("alice", Duration.ofMillis(1)))
+                    .map(Task::id)
+                    .contains(healthy);
+            setColumn(dataSource, damaged, "links", "[{\"url\":");
+
+            List<ReclaimedTask> reclaimed = new ArrayList<>();
+            Instant deadline = Instant.now().plusSeconds(10);
+            while (reclaimed.isEmpty() && Instant.now().isBefore(deadline)) {
+                reclaimed.addAll(queue.reclaimExpired()); // the leases expire on the database's clock
+            }
+
+            assertThat(reclaimed).extracting(r -> r.task().id()).containsExactly(healthy);
+            assertThat(store.findTask(healthy).orElseThrow().status()).isEqualTo(TaskStatus.PENDING);
+            assertThat(column(dataSource, damaged, "status")).isEqualTo(TaskStatus.RUNNING.wireName());
+            assertThat(column(dataSource, damaged, "links")).isEqualTo("[{\"url\":");
+            assertThat(queue.reclaimExpired())
+                    .as("the damaged task is skipped again, not retried forever")
+                    .isEmpty();
         }
     }
 
