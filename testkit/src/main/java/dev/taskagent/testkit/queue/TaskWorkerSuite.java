@@ -1,0 +1,234 @@
+package dev.taskagent.testkit.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.queue.TaskWorker;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.task.Comment;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour of {@link TaskWorker}, written once and run on every store with real threads and the real
+ * clock (leases expire in real time): subclass it in a store's tests and return a fresh, empty store from
+ * {@link #createStore(Clock)}. Every wait has a deadline.
+ */
+public abstract class TaskWorkerSuite {
+    private static final String AGENT = "worker";
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    private TaskStore store;
+
+    /** For subclasses, which name the store under test through {@link #createStore(Clock)}. */
+    protected TaskWorkerSuite() {}
+
+    /**
+     * Creates the store under test. Each call must return a new, empty store; the suite closes it.
+     *
+     * @param clock the clock the store must take its timestamps from (the system clock here)
+     * @return the store
+     */
+    protected abstract TaskStore createStore(Clock clock);
+
+    @BeforeEach
+    void createStore() {
+        store = createStore(Clock.systemUTC());
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void everyTaskIsHandledOnceAndCompletedByFourThreads() {
+        TaskQueue queue = TaskQueue.builder(store).build();
+        for (int number = 1; number <= 40; number++) {
+            queue.create(queue.newTask("Send invoice " + number).assignee(AGENT).build());
+        }
+        Map<Long, Integer> handled = new ConcurrentHashMap<>();
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .concurrency(4)
+                .handler(task -> handled.merge(task.id(), 1, Integer::sum))
+                .start()) {
+            awaitTrue("40 tasks handled", () -> worker.handledCount() == 40);
+        }
+
+        assertThat(queue.listQueue(AGENT)).extracting(Task::status).containsOnly(TaskStatus.SUCCESS);
+        assertThat(handled).hasSize(40);
+        assertThat(handled.values()).containsOnly(1);
+        assertThat(queue.listQueue(AGENT))
+                .allSatisfy(task -> assertThat(task.attempt()).isEqualTo(1));
+    }
+
+    @Test
+    void aThrowingHandlerReleasesTheTaskUntilItsLastAttemptThenFailsIt() {
+        TaskQueue queue = TaskQueue.builder(store).maxAttempts(2).build();
+        long id = queue.create(queue.newTask("Print the labels").assignee(AGENT).build())
+                .id();
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .pollInterval(Duration.ofMillis(50))
+                .handler(task -> {
+                    throw new IllegalStateException("printer on fire");
+                })
+                .start()) {
+            awaitTrue("two attempts handled", () -> worker.handledCount() == 2);
+        }
+
+        Task failed = queue.get(id).orElseThrow();
+        assertThat(failed.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(failed.attempt()).isEqualTo(2);
+        assertThat(failed.comments())
+                .extracting(Comment::author, Comment::text)
+                .containsExactly(
+                        tuple(
+                                AGENT,
+                                "Attempt 1 failed: IllegalStateException: printer on fire. The task goes back to the"
+                                        + " queue."),
+                        tuple(
+                                AGENT,
+                                "Attempt 2 failed: IllegalStateException: printer on fire. That was the last of 2"
+                                        + " attempts."));
+    }
+
+    @Test
+    void anIdleWorkerIsWokenByTheEventFeedWithoutWaitingForItsPoll() {
+        TaskQueue queue = TaskQueue.builder(store).build();
+        CountDownLatch done = new CountDownLatch(1);
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .pollInterval(Duration.ofHours(1))
+                .handler(task -> done.countDown())
+                .start()) {
+            queue.create(queue.newTask("Arrives later").assignee(AGENT).build());
+
+            assertThat(await(done))
+                    .as("handled within %s although the worker polls hourly", DEADLINE)
+                    .isTrue();
+            awaitTrue("the outcome recorded", () -> worker.handledCount() == 1);
+        }
+    }
+
+    @Test
+    void theWorkerRenewsTheLeaseWhileItsHandlerRuns() {
+        TaskQueue queue =
+                TaskQueue.builder(store).leaseDuration(Duration.ofSeconds(2)).build();
+        long id = queue.create(queue.newTask("A long job").assignee(AGENT).build())
+                .id();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .handler(task -> {
+                    started.countDown();
+                    finish.await();
+                })
+                .start()) {
+            assertThat(await(started)).isTrue();
+            Instant until = Instant.now().plusSeconds(5); // two and a half leases
+            while (Instant.now().isBefore(until)) {
+                assertThat(queue.reclaimExpired())
+                        .as("nothing expires while the worker renews it")
+                        .isEmpty();
+                LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+            }
+            finish.countDown();
+            awaitTrue("the job handled", () -> worker.handledCount() == 1);
+        }
+
+        assertThat(queue.get(id).orElseThrow().status()).isEqualTo(TaskStatus.SUCCESS);
+        assertThat(queue.get(id).orElseThrow().attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void closeReleasesTheClaimOfAHandlerThatOutlivesTheDrainAndInterruptsIt() {
+        TaskQueue queue = TaskQueue.builder(store).build();
+        long id = queue.create(queue.newTask("Never ends").assignee(AGENT).build())
+                .id();
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch ended = new CountDownLatch(1);
+
+        TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .drainTimeout(Duration.ofMillis(100))
+                .handler(task -> {
+                    started.countDown();
+                    try {
+                        new CountDownLatch(1).await();
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                    } finally {
+                        ended.countDown();
+                    }
+                })
+                .start();
+        assertThat(await(started)).isTrue();
+        worker.close();
+
+        assertThat(await(ended)).isTrue();
+        assertThat(interrupted).isTrue();
+        Task released = queue.get(id).orElseThrow();
+        assertThat(released.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(released.comments())
+                .extracting(Comment::text)
+                .containsExactly("The worker stopped before this attempt finished.");
+    }
+
+    @Test
+    void aWorkerNeedsAnAgentAndAHandler() {
+        TaskQueue queue = TaskQueue.builder(store).build();
+
+        assertThatThrownBy(() -> TaskWorker.builder(queue).handler(task -> {}).start())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("A TaskWorker needs an agent: call agent(name) before start()");
+        assertThatThrownBy(() -> TaskWorker.builder(queue).agent(AGENT).start())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("A TaskWorker needs a handler: call handler(task -> …) before start()");
+        assertThatThrownBy(() -> TaskWorker.builder(queue).concurrency(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("concurrency must be between 1 and 1024, was 0");
+        assertThatThrownBy(() -> TaskWorker.builder(queue).pollInterval(Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("pollInterval must be between PT0.01S and PT1H, was PT0.001S");
+    }
+
+    private static boolean await(CountDownLatch latch) {
+        try {
+            return latch.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void awaitTrue(String what, BooleanSupplier condition) {
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (!condition.getAsBoolean()) {
+            assertThat(Instant.now()).as("waiting for: %s", what).isBefore(deadline);
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+        }
+    }
+}
