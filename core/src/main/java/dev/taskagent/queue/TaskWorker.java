@@ -2,7 +2,6 @@ package dev.taskagent.queue;
 
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.internal.Texts;
-import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Task;
@@ -227,8 +226,11 @@ public final class TaskWorker implements AutoCloseable {
     private Optional<Task> claimQuietly() throws InterruptedException {
         try {
             return queue.claimNext(agent);
-        } catch (TaskStoreException e) {
-            LOG.warn("Worker {} could not claim a task: {}", Texts.forLog(agent), Texts.forLog(e.getMessage()));
+        } catch (RuntimeException e) { // the store is down or closed: try again after a pause, never die
+            LOG.warn(
+                    "Worker {} could not claim a task: {}",
+                    Texts.forLog(agent),
+                    Texts.forLog(String.valueOf(e.getMessage())));
             TimeUnit.MILLISECONDS.sleep(Math.min(pollInterval.toMillis(), 1_000));
             return Optional.empty();
         }
