@@ -9,6 +9,7 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.List;
@@ -59,37 +60,39 @@ final class TaskReadTools {
 
     private static Tool listTasks(TaskStore store) {
         return Tool.of(
-                LIST_TASKS,
-                "List a session's tasks in order, with their status and step progress. Read-only.",
-                JsonSchema.object().requiredString("session_id", "The session (conversation or project) id"),
-                arguments -> {
-                    String sessionId = arguments.requiredName("session_id");
-                    List<Task> tasks = store.listTasks(sessionId);
-                    if (tasks.isEmpty()) {
-                        return ToolResult.ok("No tasks in session " + sessionId);
-                    }
-                    StringBuilder text = new StringBuilder("Tasks of session " + sessionId + ":");
-                    tasks.forEach(task -> text.append('\n').append(listingLine(task)));
-                    return ToolResult.ok(text.toString());
-                });
+                        LIST_TASKS,
+                        "List a session's tasks in order, with their status and step progress. Read-only.",
+                        JsonSchema.object().requiredString("session_id", "The session (conversation or project) id"),
+                        arguments -> {
+                            String sessionId = arguments.requiredName("session_id");
+                            List<Task> tasks = store.listTasks(sessionId);
+                            if (tasks.isEmpty()) {
+                                return ToolResult.ok("No tasks in session " + sessionId);
+                            }
+                            StringBuilder text = new StringBuilder("Tasks of session " + sessionId + ":");
+                            tasks.forEach(task -> text.append('\n').append(listingLine(task)));
+                            return ToolResult.ok(text.toString());
+                        })
+                .withHints(ToolHints.readOnly("List a session's tasks"));
     }
 
     private static Tool getTaskWithSteps(TaskStore store, ObjectMapper json) {
         return Tool.of(
-                GET_TASK_WITH_STEPS,
-                "Get a task with its checklist (each step done or not) and its progress notes. Read-only.",
-                JsonSchema.object().requiredInteger("task_id", "Task id"),
-                TASK_WITH_STEPS_SCHEMA,
-                arguments -> {
-                    long taskId = arguments.requiredId("task_id");
-                    return store.findTask(taskId)
-                            .map(task -> {
-                                String rendered = render(task, json).toString();
-                                return ToolResult.ok(rendered, "{\"task\":" + rendered + "}");
-                            })
-                            .orElseGet(() -> ToolResult.error(
-                                    "Task " + taskId + " not found; list_tasks shows the ids of a session's tasks."));
-                });
+                        GET_TASK_WITH_STEPS,
+                        "Get a task with its checklist (each step done or not) and its progress notes. Read-only.",
+                        JsonSchema.object().requiredInteger("task_id", "Task id"),
+                        TASK_WITH_STEPS_SCHEMA,
+                        arguments -> {
+                            long taskId = arguments.requiredId("task_id");
+                            return store.findTask(taskId)
+                                    .map(task -> {
+                                        String rendered = render(task, json).toString();
+                                        return ToolResult.ok(rendered, "{\"task\":" + rendered + "}");
+                                    })
+                                    .orElseGet(() -> ToolResult.error("Task " + taskId
+                                            + " not found; list_tasks shows the ids of a session's tasks."));
+                        })
+                .withHints(ToolHints.readOnly("Get a task with its steps"));
     }
 
     static String listingLine(Task task) {
