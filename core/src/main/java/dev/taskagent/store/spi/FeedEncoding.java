@@ -127,7 +127,7 @@ public final class FeedEncoding {
 
         } else if (event instanceof TaskEvent.LeaseExpired expired) {
             payload.put("attempt", expired.expiredAttempt());
-            payload.put("outcome", expired.outcome().name().toLowerCase(java.util.Locale.ROOT));
+            payload.put("outcome", expired.deadLettered() ? "dead_lettered" : "requeued");
             kind = "lease_expired";
 
         } else {
