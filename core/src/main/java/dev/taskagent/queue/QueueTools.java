@@ -1,5 +1,7 @@
 package dev.taskagent.queue;
 
+import dev.taskagent.internal.json.TaskJson;
+import dev.taskagent.internal.json.TaskJson.View;
 import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
@@ -24,9 +26,9 @@ import java.util.function.Supplier;
  *
  * <p>Result texts are short because a model pays for every token it reads: writes answer with one line,
  * and only the tools whose purpose is to hand a task to the model ({@code signup_for_task}, {@code
- * move_task}, {@code get_task}) add the task as compact JSON (see {@link TaskJson}); they also return it
+ * move_task}, {@code get_task}) add the task as compact JSON (the {@linkplain View#COMPACT compact view} of {@link TaskJson}); they also return it
  * as structured content, {@code {"task": …}}, built from the {@link Task} (never from the text), and
- * declare its {@linkplain TaskJson#RESULT_SCHEMA output schema}. Input the model can
+ * declare its {@linkplain #TASK_RESULT_SCHEMA output schema}. Input the model can
  * fix (blank names, a bad id, a comment over the limit) is a soft error that names the argument; refused
  * moves are soft errors whose texts are listed in {@code docs/tools.md}.
  */
@@ -42,6 +44,36 @@ final class QueueTools {
     static final String ADD_COMMENT = "add_comment";
     static final String ADD_LINK = "add_link";
     static final String ARCHIVE_TASK = "archive_task";
+
+    /**
+     * The output schema of the tools whose result is a task ({@code signup_for_task}, {@code move_task},
+     * {@code get_task}): their structured content is {@code {"task": <the task as rendered>}}, or {@code {}} when {@code signup_for_task} finds no idle task. Fields that are empty are left out.
+     */
+    static final String TASK_RESULT_SCHEMA = """
+            {"type":"object","properties":{"task":{"type":"object","properties":{\
+            "id":{"type":"integer","minimum":1},\
+            "status":{"type":"string","enum":["pending","running","success","failed"]},\
+            "priority":{"type":"integer"},\
+            "assignee":{"type":"string"},\
+            "previous_assignee":{"type":"string"},\
+            "created_by":{"type":"string"},\
+            "attempt":{"type":"integer","minimum":1},\
+            "lease_until":{"type":"string"},\
+            "description":{"type":"string"},\
+            "steps":{"type":"string"},\
+            "current_step":{"type":"integer","minimum":1},\
+            "progress":{"type":"array","items":{"type":"string"}},\
+            "preference":{"type":"string"},\
+            "comments":{"type":"array","items":{"type":"string"}},\
+            "links":{"type":"array","items":{"type":"string"}},\
+            "archived":{"type":"boolean"}},\
+            "required":["id","status","priority","description"]}}}""";
+
+    /** The structured content of a result without a task. */
+    static final String NO_TASK = "{}";
+
+    /** Descriptions in a queue listing are cut here; {@code get_task} shows the whole text. */
+    static final int LISTING_DESCRIPTION_LENGTH = 120;
 
     private static final List<String> STATUSES =
             Arrays.stream(TaskStatus.values()).map(TaskStatus::wireName).toList();
@@ -78,14 +110,13 @@ final class QueueTools {
                                 + " its comments and links, its attempt and the time its lease ends. Finish it with"
                                 + " complete_task, naming the attempt.",
                         JsonSchema.object().requiredString("agent_name", "Your agent name"),
-                        TaskJson.RESULT_SCHEMA,
+                        TASK_RESULT_SCHEMA,
                         arguments -> {
                             String agent = arguments.requiredName("agent_name");
                             return queue.claimNext(agent)
                                     .map(task ->
                                             withTask("Task #" + task.id() + " claimed and set to working status", task))
-                                    .orElseGet(() ->
-                                            ToolResult.ok("No idle task is available for " + agent, TaskJson.NO_TASK));
+                                    .orElseGet(() -> ToolResult.ok("No idle task is available for " + agent, NO_TASK));
                         })
                 .withHints(ToolHints.writing("Claim my next task"));
     }
@@ -145,7 +176,7 @@ final class QueueTools {
                                 .requiredString("new_agent", "Who takes over")
                                 .requiredString("comment", "What is done and what is left")
                                 .optionalInteger("attempt", "Your claim's attempt, if you claimed the task"),
-                        TaskJson.RESULT_SCHEMA,
+                        TASK_RESULT_SCHEMA,
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             String currentAgent = arguments.requiredName("current_agent");
@@ -200,11 +231,11 @@ final class QueueTools {
                         GET_TASK,
                         "Get a task with its comments and links.",
                         JsonSchema.object().requiredInteger("task_id", "Task id"),
-                        TaskJson.RESULT_SCHEMA,
+                        TASK_RESULT_SCHEMA,
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             return queue.get(taskId)
-                                    .map(task -> ToolResult.ok(TaskJson.render(task), TaskJson.result(task)))
+                                    .map(task -> ToolResult.ok(TaskJson.render(task, View.COMPACT), result(task)))
                                     .orElseGet(() -> ToolResult.error(new TaskNotFoundException(taskId).getMessage()));
                         })
                 .withHints(ToolHints.readOnly("Get a task"));
@@ -269,7 +300,8 @@ final class QueueTools {
                                 return ToolResult.ok("No tasks for " + agent);
                             }
                             StringBuilder text = new StringBuilder("Tasks of " + agent + ":");
-                            tasks.forEach(task -> text.append('\n').append(TaskJson.listingLine(task)));
+                            tasks.forEach(task ->
+                                    text.append('\n').append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH)));
                             return ToolResult.ok(text.toString());
                         })
                 .withHints(ToolHints.readOnly("List an agent's queue"));
@@ -344,7 +376,15 @@ final class QueueTools {
     }
 
     private static ToolResult withTask(String headline, Task task) {
-        return ToolResult.ok(headline + "\n" + TaskJson.render(task), TaskJson.result(task));
+        return ToolResult.ok(headline + "\n" + TaskJson.render(task, View.COMPACT), result(task));
+    }
+
+    /**
+     * Renders a task as the structured content of a tool result, {@code {"task": {...}}}, from the task
+     * itself: never from a result's text, which holds names and texts that a caller chose.
+     */
+    private static String result(Task task) {
+        return "{\"task\":" + TaskJson.render(task, View.COMPACT) + "}";
     }
 
     /** Runs an operation; a refusal because of the task's state becomes an error result with its message. */

@@ -1,10 +1,8 @@
 package dev.taskagent.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.steps.MarkdownSteps;
-import dev.taskagent.steps.Step;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
@@ -22,7 +20,8 @@ import java.util.List;
  *   <li>{@code list_tasks {session_id}}: the session's tasks in order, one line each: {@code 2. #14 running
  *       (Steps 1/3): Book the flights};
  *   <li>{@code get_task_with_steps {task_id}}: one task with its checklist, each step ticked or not, and
- *       its progress notes, as compact JSON; also as structured content.
+ *       its progress notes, as compact JSON (the {@linkplain TaskJson.View#STEPS steps view} of the task
+ *       model); also as structured content.
  * </ul>
  *
  * <p>Thread-safe (the store is).
@@ -54,8 +53,15 @@ final class TaskReadTools {
 
     private TaskReadTools() {}
 
+    /**
+     * Builds the toolset.
+     *
+     * @param store the store read
+     * @param json not used any more: the task model renders the JSON (the server still passes a mapper)
+     * @return {@code list_tasks} and {@code get_task_with_steps}
+     */
     static Toolbox toolbox(TaskStore store, ObjectMapper json) {
-        return Toolbox.of(listTasks(store), getTaskWithSteps(store, json));
+        return Toolbox.of(listTasks(store), getTaskWithSteps(store));
     }
 
     private static Tool listTasks(TaskStore store) {
@@ -76,7 +82,7 @@ final class TaskReadTools {
                 .withHints(ToolHints.readOnly("List a session's tasks"));
     }
 
-    private static Tool getTaskWithSteps(TaskStore store, ObjectMapper json) {
+    private static Tool getTaskWithSteps(TaskStore store) {
         return Tool.of(
                         GET_TASK_WITH_STEPS,
                         "Get a task with its checklist (each step done or not) and its progress notes. Read-only.",
@@ -86,7 +92,7 @@ final class TaskReadTools {
                             long taskId = arguments.requiredId("task_id");
                             return store.findTask(taskId)
                                     .map(task -> {
-                                        String rendered = render(task, json).toString();
+                                        String rendered = TaskJson.render(task, TaskJson.View.STEPS);
                                         return ToolResult.ok(rendered, "{\"task\":" + rendered + "}");
                                     })
                                     .orElseGet(() -> ToolResult.error("Task " + taskId
@@ -103,31 +109,5 @@ final class TaskReadTools {
         String steps =
                 task.hasSteps() ? " (" + MarkdownSteps.parse(task.steps()).progressLabel() + ")" : "";
         return task.order() + ". #" + task.id() + " " + task.status().wireName() + steps + ": " + description;
-    }
-
-    private static ObjectNode render(Task task, ObjectMapper json) {
-        ObjectNode node = json.createObjectNode();
-        node.put("id", task.id());
-        node.put("session_id", task.sessionId());
-        node.put("order", task.order());
-        node.put("status", task.status().wireName());
-        node.put("description", task.description());
-        if (task.assignee() != null) {
-            node.put("assignee", task.assignee());
-        }
-        MarkdownSteps steps = task.hasSteps() ? MarkdownSteps.parse(task.steps()) : MarkdownSteps.parse("");
-        node.put("steps_done", steps.done());
-        node.put("steps_total", steps.total());
-        ArrayNode stepNodes = node.putArray("steps");
-        for (Step step : steps.steps()) {
-            stepNodes
-                    .addObject()
-                    .put("number", step.number())
-                    .put("text", step.text())
-                    .put("done", step.checked());
-        }
-        ArrayNode progress = node.putArray("progress");
-        task.progresses().forEach(progress::add);
-        return node;
     }
 }

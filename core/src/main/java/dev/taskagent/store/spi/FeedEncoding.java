@@ -7,6 +7,7 @@ import dev.taskagent.event.FeedEvent;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.internal.Json;
 import dev.taskagent.internal.Texts;
+import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.task.Task;
 import java.util.Objects;
 
@@ -57,19 +58,16 @@ public final class FeedEncoding {
      */
     public static Encoded encode(TaskEvent event) {
         Task task = event.task();
-        ObjectNode payload = Json.mapper().createObjectNode();
-        payload.put("version", task.version());
-        String kind;
         if (event instanceof TaskEvent.Created) {
-            payload.put("order", task.order());
-            payload.put("status", task.status().wireName());
-            putIfPresent(payload, "assignee", task.assignee());
-            payload.put("priority", task.priority());
-            payload.put("description", cut(task.description()));
-            kind = "created";
-
-        } else if (event instanceof TaskEvent.Updated) {
+            return new Encoded(
+                    task.id(), task.sessionId(), "created", TaskJson.render(task, TaskJson.View.CREATED_EVENT));
+        }
+        ObjectNode payload = Json.mapper().createObjectNode();
+        payload.put(TaskJson.VERSION, task.version());
+        String kind;
+        if (event instanceof TaskEvent.Updated) {
             kind = UPDATED;
+
         } else if (event instanceof TaskEvent.StatusChanged changed) {
             payload.put("from", changed.from().wireName());
             payload.put("to", changed.to().wireName());
@@ -96,9 +94,9 @@ public final class FeedEncoding {
 
         } else if (event instanceof TaskEvent.Claimed claimed) {
             payload.put("agent", claimed.agent());
-            payload.put("attempt", task.attempt());
+            payload.put(TaskJson.ATTEMPT, task.attempt());
             if (task.leaseExpiresAt() != null) {
-                payload.put("lease_until", task.leaseExpiresAt().toString());
+                payload.put(TaskJson.LEASE_UNTIL, task.leaseExpiresAt().toString());
             }
             kind = "claimed";
 
