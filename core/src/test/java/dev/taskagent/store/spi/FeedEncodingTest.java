@@ -44,10 +44,19 @@ class FeedEncodingTest {
 
         FeedEncoding.Encoded encoded = FeedEncoding.encode(new TaskEvent.Claimed(claimed, "bob"));
 
-        assertThat(encoded.kind()).isEqualTo("claimed");
+        assertThat(encoded.kind()).isEqualTo(FeedEncoding.CLAIMED);
         assertThat(encoded.payload())
                 .isEqualTo(
                         "{\"version\":3,\"agent\":\"bob\",\"attempt\":2,\"lease_until\":\"2026-01-01T00:05:00.123Z\"}");
+    }
+
+    @Test
+    void theSqlOfAClaimedPayloadIsBuiltFromTheSameFieldsInTheSameOrder() {
+        String sql = FeedEncoding.claimedPayloadSql(field -> "v_" + field.name().toLowerCase(java.util.Locale.ROOT));
+
+        assertThat(sql)
+                .isEqualTo("'{\"version\":' || v_version || ',\"agent\":' || v_agent || ',\"attempt\":' || v_attempt"
+                        + " || ',\"lease_until\":' || v_lease_until || '}'");
     }
 
     @Test
