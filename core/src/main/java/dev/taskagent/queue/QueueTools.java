@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * and only the tools whose purpose is to hand a task to the model ({@code signup_for_task}, {@code
  * move_task}, {@code get_task}) add the task as compact JSON (the {@linkplain View#COMPACT compact view} of {@link TaskJson}); they also return it
  * as structured content, {@code {"task": …}}, built from the {@link Task} (never from the text), and
- * declare its {@linkplain #TASK_RESULT_SCHEMA output schema}. Input the model can
+ * declare its {@linkplain TaskJson#resultSchema output schema}. Input the model can
  * fix (blank names, a bad id, a comment over the limit) is a soft error that names the argument; refused
  * moves are soft errors whose texts are listed in {@code docs/tools.md}.
  */
@@ -44,30 +44,6 @@ final class QueueTools {
     static final String ADD_COMMENT = "add_comment";
     static final String ADD_LINK = "add_link";
     static final String ARCHIVE_TASK = "archive_task";
-
-    /**
-     * The output schema of the tools whose result is a task ({@code signup_for_task}, {@code move_task},
-     * {@code get_task}): their structured content is {@code {"task": <the task as rendered>}}, or {@code {}} when {@code signup_for_task} finds no idle task. Fields that are empty are left out.
-     */
-    static final String TASK_RESULT_SCHEMA = """
-            {"type":"object","properties":{"task":{"type":"object","properties":{\
-            "id":{"type":"integer","minimum":1},\
-            "status":{"type":"string","enum":["pending","running","success","failed"]},\
-            "priority":{"type":"integer"},\
-            "assignee":{"type":"string"},\
-            "previous_assignee":{"type":"string"},\
-            "created_by":{"type":"string"},\
-            "attempt":{"type":"integer","minimum":1},\
-            "lease_until":{"type":"string"},\
-            "description":{"type":"string"},\
-            "steps":{"type":"string"},\
-            "current_step":{"type":"integer","minimum":1},\
-            "progress":{"type":"array","items":{"type":"string"}},\
-            "preference":{"type":"string"},\
-            "comments":{"type":"array","items":{"type":"string"}},\
-            "links":{"type":"array","items":{"type":"string"}},\
-            "archived":{"type":"boolean"}},\
-            "required":["id","status","priority","description"]}}}""";
 
     /** The structured content of a result without a task. */
     static final String NO_TASK = "{}";
@@ -110,7 +86,7 @@ final class QueueTools {
                                 + " its comments and links, its attempt and the time its lease ends. Finish it with"
                                 + " complete_task, naming the attempt.",
                         JsonSchema.object().requiredString("agent_name", "Your agent name"),
-                        TASK_RESULT_SCHEMA,
+                        TaskJson.resultSchema(View.COMPACT),
                         arguments -> {
                             String agent = arguments.requiredName("agent_name");
                             return queue.claimNext(agent)
@@ -176,7 +152,7 @@ final class QueueTools {
                                 .requiredString("new_agent", "Who takes over")
                                 .requiredString("comment", "What is done and what is left")
                                 .optionalInteger("attempt", "Your claim's attempt, if you claimed the task"),
-                        TASK_RESULT_SCHEMA,
+                        TaskJson.resultSchema(View.COMPACT),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             String currentAgent = arguments.requiredName("current_agent");
@@ -231,7 +207,7 @@ final class QueueTools {
                         GET_TASK,
                         "Get a task with its comments and links.",
                         JsonSchema.object().requiredInteger("task_id", "Task id"),
-                        TASK_RESULT_SCHEMA,
+                        TaskJson.resultSchema(View.COMPACT),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             return queue.get(taskId)

@@ -33,24 +33,6 @@ final class TaskReadTools {
     /** Descriptions in a listing are cut here; {@code get_task_with_steps} shows the whole text. */
     static final int LISTING_DESCRIPTION_LENGTH = 120;
 
-    /** The output schema of {@code get_task_with_steps}: {@code {"task": …}}. */
-    static final String TASK_WITH_STEPS_SCHEMA = """
-            {"type":"object","properties":{"task":{"type":"object","properties":{\
-            "id":{"type":"integer","minimum":1},\
-            "session_id":{"type":"string"},\
-            "order":{"type":"integer","minimum":1},\
-            "status":{"type":"string","enum":["pending","running","success","failed"]},\
-            "description":{"type":"string"},\
-            "assignee":{"type":"string"},\
-            "steps_done":{"type":"integer","minimum":0},\
-            "steps_total":{"type":"integer","minimum":0},\
-            "steps":{"type":"array","items":{"type":"object","properties":{\
-            "number":{"type":"integer","minimum":1},"text":{"type":"string"},"done":{"type":"boolean"}},\
-            "required":["number","text","done"]}},\
-            "progress":{"type":"array","items":{"type":"string"}}},\
-            "required":["id","session_id","order","status","description","steps_done","steps_total","steps",\
-            "progress"]}},"required":["task"]}""";
-
     private TaskReadTools() {}
 
     /**
@@ -87,7 +69,7 @@ final class TaskReadTools {
                         GET_TASK_WITH_STEPS,
                         "Get a task with its checklist (each step done or not) and its progress notes. Read-only.",
                         JsonSchema.object().requiredInteger("task_id", "Task id"),
-                        TASK_WITH_STEPS_SCHEMA,
+                        TaskJson.resultSchema(TaskJson.View.STEPS),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             return store.findTask(taskId)

@@ -109,7 +109,63 @@ public final class TaskJson {
                 new Limits(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
     }
 
+    /** The schema of {@code {"task": <the compact view>}}, or {@code {}} when there is no task. */
+    private static final String COMPACT_RESULT_SCHEMA = """
+            {"type":"object","properties":{"task":{"type":"object","properties":{\
+            "id":{"type":"integer","minimum":1},\
+            "status":{"type":"string","enum":["pending","running","success","failed"]},\
+            "priority":{"type":"integer"},\
+            "assignee":{"type":"string"},\
+            "previous_assignee":{"type":"string"},\
+            "created_by":{"type":"string"},\
+            "attempt":{"type":"integer","minimum":1},\
+            "lease_until":{"type":"string"},\
+            "description":{"type":"string"},\
+            "steps":{"type":"string"},\
+            "current_step":{"type":"integer","minimum":1},\
+            "progress":{"type":"array","items":{"type":"string"}},\
+            "preference":{"type":"string"},\
+            "comments":{"type":"array","items":{"type":"string"}},\
+            "links":{"type":"array","items":{"type":"string"}},\
+            "archived":{"type":"boolean"}},\
+            "required":["id","status","priority","description"]}}}""";
+
+    /** The schema of {@code {"task": <the steps view>}}. */
+    private static final String STEPS_RESULT_SCHEMA = """
+            {"type":"object","properties":{"task":{"type":"object","properties":{\
+            "id":{"type":"integer","minimum":1},\
+            "session_id":{"type":"string"},\
+            "order":{"type":"integer","minimum":1},\
+            "status":{"type":"string","enum":["pending","running","success","failed"]},\
+            "description":{"type":"string"},\
+            "assignee":{"type":"string"},\
+            "steps_done":{"type":"integer","minimum":0},\
+            "steps_total":{"type":"integer","minimum":0},\
+            "steps":{"type":"array","items":{"type":"object","properties":{\
+            "number":{"type":"integer","minimum":1},"text":{"type":"string"},"done":{"type":"boolean"}},\
+            "required":["number","text","done"]}},\
+            "progress":{"type":"array","items":{"type":"string"}}},\
+            "required":["id","session_id","order","status","description","steps_done","steps_total","steps",\
+            "progress"]}},"required":["task"]}""";
+
     private TaskJson() {}
+
+    /**
+     * Returns the output schema of a tool whose structured content is {@code {"task": <the task in a
+     * view>}}, kept beside the view it describes so that the two change together.
+     *
+     * @param view {@link View#COMPACT} (the queue tools; {@code task} is left out when there is none) or
+     *     {@link View#STEPS} ({@code get_task_with_steps})
+     * @return the JSON schema of an object
+     * @throws IllegalArgumentException for a view that no tool returns
+     */
+    public static String resultSchema(View view) {
+        return switch (view) {
+            case COMPACT -> COMPACT_RESULT_SCHEMA;
+            case STEPS -> STEPS_RESULT_SCHEMA;
+            default -> throw new IllegalArgumentException("No tool returns the " + view + " view of a task");
+        };
+    }
 
     /**
      * Renders a task in a view.

@@ -156,4 +156,36 @@ class TaskJsonTest {
                             name -> assertThat(name).as(view + " field").matches("[a-z]+(_[a-z]+)*"));
         }
     }
+
+    @Test
+    void theResultSchemasDescribeEveryFieldTheirViewsWrite() throws Exception {
+        Task full = task().status(TaskStatus.RUNNING)
+                .assignee("bob")
+                .previousAssignee("alice")
+                .createdBy("carol")
+                .attempt(1)
+                .leaseExpiresAt(NOW)
+                .steps("- [x] one\n- [ ] two")
+                .currentStep(2)
+                .progresses(List.of("did one"))
+                .userPreferences(List.of("short"))
+                .archived(true)
+                .comments(List.of(new Comment("alice", "Over to you.", NOW)))
+                .links(List.of(new Link("https://example.com/pr/1", "the PR", "alice", NOW)))
+                .build();
+        for (View view : List.of(View.COMPACT, View.STEPS)) {
+            var task = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(TaskJson.resultSchema(view))
+                    .path("properties")
+                    .path("task");
+            List<String> described = new java.util.ArrayList<>();
+            task.path("properties").fieldNames().forEachRemaining(described::add);
+            List<String> written = new java.util.ArrayList<>();
+            TaskJson.node(full, view).fieldNames().forEachRemaining(written::add);
+
+            assertThat(described).as(view + " schema").containsAll(written);
+            task.path("required")
+                    .forEach(name -> assertThat(written).as(view + " required").contains(name.asText()));
+        }
+    }
 }
