@@ -35,31 +35,57 @@ import java.util.List;
  * <p>Thread-safe (stateless).
  */
 public final class TaskJson {
+    /** The task id. */
     public static final String ID = "id";
+    /** The session the task belongs to. */
     public static final String SESSION_ID = "session_id";
+    /** The task's 1-based position in its session. */
     public static final String ORDER = "order";
+    /** {@code pending}, {@code running}, {@code success} or {@code failed}. */
     public static final String STATUS = "status";
+    /** Higher is claimed first. */
     public static final String PRIORITY = "priority";
+    /** What to do. */
     public static final String DESCRIPTION = "description";
+    /** The agent whose queue holds the task. */
     public static final String ASSIGNEE = "assignee";
+    /** The agent who handed the task over. */
     public static final String PREVIOUS_ASSIGNEE = "previous_assignee";
+    /** Who created the task. */
     public static final String CREATED_BY = "created_by";
+    /** The claim's attempt, counted from 1. */
     public static final String ATTEMPT = "attempt";
+    /** The attempts a task gets before a lost lease fails it. */
     public static final String MAX_ATTEMPTS = "max_attempts";
+    /** When the claim's lease ends, as {@code Instant.toString()} writes it. */
     public static final String LEASE_UNTIL = "lease_until";
+    /** Whether the task left every queue. */
     public static final String ARCHIVED = "archived";
+    /** When the task (or a comment, a link) was created. */
     public static final String CREATED_AT = "created_at";
+    /** When the task last changed. */
     public static final String UPDATED_AT = "updated_at";
+    /** The task's version, raised by every change. */
     public static final String VERSION = "version";
+    /** The user's preferences for the task, as one text. */
     public static final String PREFERENCE = "preference";
+    /** The checklist: its Markdown text in the compact view, its steps elsewhere. */
     public static final String STEPS = "steps";
+    /** The step being worked on, from 1; 0 for none. */
     public static final String CURRENT_STEP = "current_step";
+    /** How many steps are ticked. */
     public static final String STEPS_DONE = "steps_done";
+    /** How many steps there are. */
     public static final String STEPS_TOTAL = "steps_total";
+    /** The progress notes, oldest first. */
     public static final String PROGRESS = "progress";
+    /** The comments, oldest first. */
     public static final String COMMENTS = "comments";
+    /** The links, oldest first. */
     public static final String LINKS = "links";
+    /** How many conversation messages are linked to the task. */
     public static final String MESSAGE_COUNT = "message_count";
+    /** The fields a bounded view cut. */
     public static final String TRUNCATED = "truncated";
 
     /** Which fields of a task a reader gets, and how far they are cut. */
