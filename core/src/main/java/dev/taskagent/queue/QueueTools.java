@@ -26,11 +26,11 @@ import java.util.function.Supplier;
  *
  * <p>Result texts are short because a model pays for every token it reads: writes answer with one line,
  * and only the tools whose purpose is to hand a task to the model ({@code signup_for_task}, {@code
- * move_task}, {@code get_task}) add the task as compact JSON (the {@linkplain View#COMPACT compact view} of {@link TaskJson}); they also return it
- * as structured content, {@code {"task": …}}, built from the {@link Task} (never from the text), and
- * declare its {@linkplain TaskJson#resultSchema output schema}. Input the model can
- * fix (blank names, a bad id, a comment over the limit) is a soft error that names the argument; refused
- * moves are soft errors whose texts are listed in {@code docs/tools.md}.
+ * move_task}, {@code get_task}) add the task as compact JSON (the {@linkplain View#COMPACT compact view}
+ * of {@link TaskJson}); they also return it as structured content, {@code {"task": …}}, built from the
+ * {@link Task} (never from the text), and declare its {@linkplain TaskJson#resultSchema output schema}.
+ * Input the model can fix (blank names, a bad id, a comment over the limit) is a soft error that names the
+ * argument; refused moves are soft errors whose texts are listed in {@code docs/tools.md}.
  */
 final class QueueTools {
     static final String SIGNUP_FOR_TASK = "signup_for_task";
