@@ -130,7 +130,8 @@ class DashboardApiTest {
         JsonNode filtered =
                 client.get("/api/sessions/trip/tasks?assignee=nobody").json();
         assertThat(filtered.get("total").asInt()).isZero();
-        assertThat(filtered.get("sessionTotal").asInt()).isEqualTo(3);
+        assertThat(filtered.get("session_total").asInt()).isEqualTo(3);
+        assertThat(filtered.get("session_id").asText()).isEqualTo("trip");
         assertThat(car.id()).isPositive();
     }
 

@@ -173,9 +173,9 @@
     renderCards(body.tasks);
     const shownTo = body.offset + body.tasks.length;
     $('board-summary').textContent = body.total === 0
-      ? 'No task matches the filters (' + body.sessionTotal + ' in the session)'
+      ? 'No task matches the filters (' + body.session_total + ' in the session)'
       : 'Tasks ' + (body.offset + 1) + '–' + shownTo + ' of ' + body.total
-        + (body.total !== body.sessionTotal ? ' matching (' + body.sessionTotal + ' in the session)' : '');
+        + (body.total !== body.session_total ? ' matching (' + body.session_total + ' in the session)' : '');
     $('prev').hidden = body.offset === 0;
     $('next').hidden = shownTo >= body.total;
     document.body.dataset.boardLoaded = String(Date.now());
