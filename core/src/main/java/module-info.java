@@ -26,6 +26,10 @@ module dev.taskagent.core {
     exports dev.taskagent.internal to
             dev.taskagent.taskfile,
             dev.taskagent.mcp;
+    // The one JSON model of a task, rendered by the MCP server and the board as the tools render it.
+    exports dev.taskagent.internal.json to
+            dev.taskagent.mcp,
+            dev.taskagent.dashboard;
 
     uses dev.taskagent.llm.ChatModelProvider;
 }

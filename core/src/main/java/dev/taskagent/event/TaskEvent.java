@@ -1,6 +1,5 @@
 package dev.taskagent.event;
 
-import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -262,23 +261,29 @@ public sealed interface TaskEvent {
 
     /**
      * A claim's lease expired and a reclaim took the task back: pending for another attempt, or failed
-     * because it had used its attempts.
+     * because it had used its attempts (a dead letter). Which of the two is the task's status.
      *
-     * @param task the task after the reclaim
+     * @param task the task after the reclaim: {@link TaskStatus#PENDING} or {@link TaskStatus#FAILED}
      * @param expiredAttempt the attempt whose lease expired
-     * @param outcome what the reclaim did
      */
-    record LeaseExpired(Task task, int expiredAttempt, ReclaimedTask.Outcome outcome) implements TaskEvent {
+    record LeaseExpired(Task task, int expiredAttempt) implements TaskEvent {
         /**
          * Checks the invariants.
          *
          * @param task the task after the reclaim; not null
          * @param expiredAttempt the attempt whose lease expired
-         * @param outcome what the reclaim did; not null
          */
         public LeaseExpired {
             Objects.requireNonNull(task, "task");
-            Objects.requireNonNull(outcome, "outcome");
+        }
+
+        /**
+         * Tells whether the reclaim failed the task because it had used its attempts.
+         *
+         * @return true for a dead letter, false for a task back in its queue
+         */
+        public boolean deadLettered() {
+            return task.status() == TaskStatus.FAILED;
         }
     }
 }

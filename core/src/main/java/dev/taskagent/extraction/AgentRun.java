@@ -2,6 +2,7 @@ package dev.taskagent.extraction;
 
 import dev.taskagent.RunError;
 import dev.taskagent.llm.TokenUsage;
+import dev.taskagent.observe.ExtractionOutcome;
 import dev.taskagent.task.Task;
 import java.time.Instant;
 import java.util.List;
@@ -43,7 +44,8 @@ public record AgentRun(
         List<String> thinking,
         TokenUsage tokenUsage,
         Instant startedAt,
-        Instant finishedAt) {
+        Instant finishedAt)
+        implements ExtractionOutcome {
 
     /** Why a run stopped. */
     public enum StopReason {

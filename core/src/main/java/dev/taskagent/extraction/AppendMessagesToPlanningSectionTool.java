@@ -4,6 +4,7 @@ import dev.taskagent.event.TaskEvent;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import java.util.List;
 
@@ -13,6 +14,7 @@ final class AppendMessagesToPlanningSectionTool {
 
     static final ExtractionTool TOOL = ExtractionTool.leavingTasksAlone(
             NAME,
+            ToolHints.writing("Link messages to the planning section"),
             "Link messages about planning that belong to no single task (overall plans, roadmaps, how to"
                     + " organise the work) to the session's planning section.",
             JsonSchema.object()

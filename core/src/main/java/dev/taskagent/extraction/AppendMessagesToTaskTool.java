@@ -6,6 +6,7 @@ import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import java.util.List;
 
@@ -18,6 +19,7 @@ final class AppendMessagesToTaskTool {
 
     static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
+            ToolHints.writing("Link messages to a task"),
             "Link messages of this batch to the task they belong to. This only links them and sets the task"
                     + " running if it is not already; it records no progress and no preference. A task in"
                     + " success or failed must be set running with update_task first.",

@@ -4,6 +4,7 @@ import dev.taskagent.event.TaskEvent;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 
 /** {@code append_task_progress}: appends one progress entry, verbatim; status and preference unchanged. */
@@ -13,6 +14,7 @@ final class AppendTaskProgressTool {
 
     static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
+            ToolHints.writing("Record a task's progress"),
             "Record one step the agent actually did for a task: one concise, specific sentence with file"
                     + " paths, values or URLs where there are some, no first person, no \"Step:\" prefix."
                     + " Adds progress only; the status and the preference stay as they are. A task in"

@@ -1,7 +1,7 @@
 package dev.taskagent.extraction;
 
-import dev.taskagent.store.spi.TextLimits;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TextLimits;
 import java.util.List;
 import java.util.Objects;
 

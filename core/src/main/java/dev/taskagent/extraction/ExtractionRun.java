@@ -3,10 +3,11 @@ package dev.taskagent.extraction;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.extraction.AgentRun.StopReason;
 import dev.taskagent.extraction.IterationScope.ExecutedCall;
-import dev.taskagent.internal.ModelLoop;
-import dev.taskagent.internal.ModelLoop.Round;
 import dev.taskagent.internal.Texts;
+import dev.taskagent.internal.engine.ModelLoop;
+import dev.taskagent.internal.engine.ModelLoop.Round;
 import dev.taskagent.llm.ToolCall;
+import dev.taskagent.observe.ExtractionOutcome;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.observe.ToolExecution;
 import dev.taskagent.task.Task;
@@ -59,7 +60,7 @@ final class ExtractionRun implements ModelLoop.Hooks {
 
     AgentRun execute() {
         Instant startedAt = agent.clock().instant();
-        TaskObserver.Scope<AgentRun> observation = agent.observer().extractionStarted(sessionId);
+        TaskObserver.Scope<ExtractionOutcome> observation = agent.observer().extractionStarted(sessionId);
         AgentRun run;
         try {
             String input = agent.store()

@@ -2,6 +2,7 @@ package dev.taskagent.extraction;
 
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 
 /** {@code finish}: ends the run after the current batch of calls. */
@@ -10,6 +11,7 @@ final class FinishTool {
 
     static final ExtractionTool TOOL = ExtractionTool.leavingTasksAlone(
             NAME,
+            ToolHints.writing("Finish the run").idempotent(),
             "End the run once every action of your checklist is done. The other calls of the same response"
                     + " still run.",
             JsonSchema.object(),

@@ -5,6 +5,7 @@ import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 
 /** {@code insert_task}: a new pending task after a given order, renumbering the ones after it. */
@@ -15,6 +16,7 @@ final class InsertTaskTool {
 
     static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
+            ToolHints.writing("Insert a task"),
             "Create a new task for something the user asked for. The task starts pending. It is inserted"
                     + " after the task at after_task_order (0 inserts it at the start; an order past the end"
                     + " appends it); the tasks after it move down by one.",

@@ -2,6 +2,7 @@ package dev.taskagent.extraction;
 
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 
 /** {@code report_thinking}: records the model's reasoning in the run's log; changes nothing. */
@@ -11,6 +12,7 @@ final class ReportThinkingTool {
 
     static final ExtractionTool TOOL = ExtractionTool.leavingTasksAlone(
             NAME,
+            ToolHints.readOnly("Report thinking"),
             "Write down your analysis before acting: answer the checklist of the instructions. Changes"
                     + " nothing; call it first.",
             JsonSchema.object().requiredString(THINKING, "Your answers to the checklist."),

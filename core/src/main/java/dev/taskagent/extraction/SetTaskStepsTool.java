@@ -8,6 +8,7 @@ import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArgumentException;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,6 +36,7 @@ final class SetTaskStepsTool {
 
     static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
+            ToolHints.writing("Set a task's steps").destructive().idempotent(),
             "Give a task its checklist of steps, replacing any steps it had: one step per action the user"
                     + " asked for, in the order to do them, 2 to 5 steps. Never combine two actions in one"
                     + " step and never leave one out; a delivery (sending, messaging, e-mailing the result)"

@@ -5,6 +5,7 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 
 /** {@code set_task_user_preference}: replaces a task's whole preference with one string. */
@@ -14,6 +15,7 @@ final class SetTaskUserPreferenceTool {
 
     static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
+            ToolHints.writing("Set a task's user preference").destructive().idempotent(),
             "Replace the user preference of a task with a new, complete text. The old preference (shown in"
                     + " the task list as User Prefs) is discarded, so write the full merged preference:"
                     + " keep what still holds, add what is new, and resolve conflicts in favour of the"

@@ -2,15 +2,15 @@ package dev.taskagent.extraction;
 
 import dev.taskagent.RunError;
 import dev.taskagent.event.TaskListener;
-import dev.taskagent.internal.ModelLoop;
-import dev.taskagent.internal.TransactionRunner;
+import dev.taskagent.internal.engine.ModelLoop;
+import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatModels;
 import dev.taskagent.llm.ChatOptions;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
-import dev.taskagent.store.spi.StoreArguments;
+import dev.taskagent.task.TextLimits;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,7 +124,7 @@ public final class TaskAgent {
      *     session
      */
     public AgentRun run(String sessionId, List<ConversationMessage> messages) {
-        StoreArguments.sessionId(sessionId);
+        TextLimits.checkName(sessionId, "sessionId");
         Objects.requireNonNull(messages, "messages");
         if (messages.isEmpty()) {
             throw new IllegalArgumentException(

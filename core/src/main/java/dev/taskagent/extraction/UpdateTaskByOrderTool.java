@@ -6,6 +6,7 @@ import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +27,7 @@ final class UpdateTaskByOrderTool {
 
     static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
+            ToolHints.writing("Update a task by order").destructive().idempotent(),
             "Change the status and/or the description of an existing task. Any status may follow any"
                     + " status: set a failed or successful task running again when work on it restarts.",
             JsonSchema.object()

@@ -1,6 +1,5 @@
 package dev.taskagent.observe;
 
-import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.task.Task;
@@ -86,9 +85,10 @@ public interface TaskObserver {
      * Called before an extraction run of {@code TaskAgent} starts.
      *
      * @param sessionId the session whose messages are read
-     * @return the scope, ended with the run's result (which says whether it failed)
+     * @return the scope, ended with the run's result (which says whether it failed; it is the {@code AgentRun}
+     *     that {@code TaskAgent.run} returns)
      */
-    default Scope<AgentRun> extractionStarted(String sessionId) {
+    default Scope<ExtractionOutcome> extractionStarted(String sessionId) {
         return Scope.none();
     }
 

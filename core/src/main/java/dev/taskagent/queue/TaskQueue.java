@@ -2,7 +2,7 @@ package dev.taskagent.queue;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
-import dev.taskagent.internal.TransactionRunner;
+import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
@@ -302,8 +302,7 @@ public final class TaskQueue {
         while (true) {
             List<ReclaimedTask> batch = runner.run((transaction, events) -> {
                 List<ReclaimedTask> reclaimed = transaction.reclaimExpired(maxAttempts, RECLAIM_BATCH);
-                reclaimed.forEach(task ->
-                        events.add(new TaskEvent.LeaseExpired(task.task(), task.expiredAttempt(), task.outcome())));
+                reclaimed.forEach(task -> events.add(new TaskEvent.LeaseExpired(task.task(), task.expiredAttempt())));
                 return reclaimed;
             });
             all.addAll(batch);

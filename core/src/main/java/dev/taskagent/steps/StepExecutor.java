@@ -3,9 +3,9 @@ package dev.taskagent.steps;
 import dev.taskagent.RunError;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
-import dev.taskagent.internal.ModelLoop;
 import dev.taskagent.internal.Texts;
-import dev.taskagent.internal.TransactionRunner;
+import dev.taskagent.internal.engine.ModelLoop;
+import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatOptions;
 import dev.taskagent.llm.ChatRequest;
@@ -16,11 +16,11 @@ import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.observe.ToolExecution;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
-import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.task.TextLimits;
 import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
@@ -163,7 +163,7 @@ public final class StepExecutor {
      * @throws TaskStoreException if the store fails before the first model call (nothing was changed)
      */
     public StepRun execute(long taskId) {
-        StoreArguments.taskId(taskId);
+        TextLimits.checkTaskId(taskId);
         Instant startedAt = clock.instant();
         Task task = store.findTask(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
         MarkdownSteps steps = TaskSteps.stepsOf(task);

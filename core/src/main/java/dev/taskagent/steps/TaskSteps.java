@@ -2,7 +2,7 @@ package dev.taskagent.steps;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
-import dev.taskagent.internal.TransactionRunner;
+import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.task.Task;

@@ -1,6 +1,5 @@
 package dev.taskagent.task;
 
-import dev.taskagent.store.spi.TextLimits;
 import java.util.Objects;
 
 /** Argument checks shared by the value types of this package. */

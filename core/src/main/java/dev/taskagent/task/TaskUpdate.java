@@ -1,6 +1,5 @@
 package dev.taskagent.task;
 
-import dev.taskagent.store.spi.TextLimits;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;

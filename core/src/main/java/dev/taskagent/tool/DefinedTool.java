@@ -17,13 +17,20 @@ final class DefinedTool implements Tool {
     private final ToolHandler handler;
     private final Set<String> parameters;
     private final String outputSchema;
+    private final ToolHints hints;
 
     DefinedTool(ToolDefinition definition, ToolHandler handler) {
-        this(definition, null, handler);
+        this(definition, null, null, handler);
     }
 
     DefinedTool(ToolDefinition definition, String outputSchema, ToolHandler handler) {
+        this(definition, outputSchema, null, handler);
+    }
+
+    /** A tool with an optional output schema and optional hints (each null when absent). */
+    DefinedTool(ToolDefinition definition, String outputSchema, ToolHints hints, ToolHandler handler) {
         this.definition = Objects.requireNonNull(definition, "definition");
+        this.hints = hints;
         this.handler = Objects.requireNonNull(handler, "handler");
         this.parameters = parameterNames(definition);
         if (outputSchema == null) {
@@ -37,6 +44,15 @@ final class DefinedTool implements Tool {
             }
             this.outputSchema = schema;
         }
+    }
+
+    /** A copy with other hints; the schemas were checked and parsed already. */
+    private DefinedTool(DefinedTool tool, ToolHints hints) {
+        this.definition = tool.definition;
+        this.handler = tool.handler;
+        this.parameters = tool.parameters;
+        this.outputSchema = tool.outputSchema;
+        this.hints = hints;
     }
 
     /** The declared parameters, or null when the schema declares any (no closed list of properties). */
@@ -75,6 +91,16 @@ final class DefinedTool implements Tool {
     @Override
     public Optional<String> outputSchema() {
         return Optional.ofNullable(outputSchema);
+    }
+
+    @Override
+    public Optional<ToolHints> hints() {
+        return Optional.ofNullable(hints);
+    }
+
+    @Override
+    public Tool withHints(ToolHints hints) {
+        return new DefinedTool(this, Objects.requireNonNull(hints, "hints"));
     }
 
     @Override

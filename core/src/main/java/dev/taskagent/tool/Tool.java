@@ -20,8 +20,13 @@ import java.util.Optional;
  *             String to = arguments.requiredName("to");
  *             String text = arguments.requiredText("text");
  *             return ToolResult.ok(whatsApp.send(to, text));
- *         });
+ *         })
+ *         .withHints(ToolHints.writing("Send a WhatsApp message").openWorld());
  * }</pre>
+ *
+ * <p>A tool carries its own metadata: its {@linkplain #hints() hints} (read-only, destructive, idempotent,
+ * open world) and the {@linkplain #outputSchema() schema of its structured results}. Clients such as the
+ * MCP server read them from the tool.
  *
  * <p>Bad arguments are reported by throwing {@link ToolArgumentException} (the {@link ToolArguments}
  * getters do that) or by returning {@link ToolResult#error(String)}; both reach the model as a soft
@@ -122,6 +127,28 @@ public interface Tool {
      */
     default Optional<String> outputSchema() {
         return Optional.empty();
+    }
+
+    /**
+     * Says what the tool does to the world, for clients that show or act on it (MCP's {@code annotations}).
+     * Every tool of this library declares its hints; the MCP server refuses to serve a tool without them.
+     *
+     * @return the hints, or empty when the tool declares none
+     */
+    default Optional<ToolHints> hints() {
+        return Optional.empty();
+    }
+
+    /**
+     * Returns this tool with hints: the same name, description, schemas and behaviour.
+     *
+     * @param hints what the tool does to the world
+     * @return a new tool, immutable
+     * @throws NullPointerException if hints is null
+     */
+    default Tool withHints(ToolHints hints) {
+        Objects.requireNonNull(hints, "hints");
+        return new DefinedTool(definition(), outputSchema().orElse(null), hints, this::call);
     }
 
     /**

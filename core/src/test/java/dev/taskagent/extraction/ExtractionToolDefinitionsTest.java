@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskagent.internal.Json;
 import dev.taskagent.llm.ToolDefinition;
+import dev.taskagent.tool.ToolHints;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,39 @@ class ExtractionToolDefinitionsTest {
                         "append_messages_to_planning_section",
                         "report_thinking",
                         "finish");
+    }
+
+    @Test
+    void everyToolDeclaresWhatItDoesToTheTasks() {
+        Map<String, ToolHints> hints = ExtractionTools.withSteps().stream()
+                .collect(Collectors.toMap(
+                        ExtractionTool::name, ExtractionTool::hints, (a, b) -> a, java.util.LinkedHashMap::new));
+
+        assertThat(hints)
+                .containsExactly(
+                        Map.entry("insert_task", ToolHints.writing("Insert a task")),
+                        Map.entry(
+                                "update_task",
+                                ToolHints.writing("Update a task by order")
+                                        .destructive()
+                                        .idempotent()),
+                        Map.entry("append_messages_to_task", ToolHints.writing("Link messages to a task")),
+                        Map.entry("append_task_progress", ToolHints.writing("Record a task's progress")),
+                        Map.entry(
+                                "set_task_user_preference",
+                                ToolHints.writing("Set a task's user preference")
+                                        .destructive()
+                                        .idempotent()),
+                        Map.entry(
+                                "set_task_steps",
+                                ToolHints.writing("Set a task's steps")
+                                        .destructive()
+                                        .idempotent()),
+                        Map.entry(
+                                "append_messages_to_planning_section",
+                                ToolHints.writing("Link messages to the planning section")),
+                        Map.entry("report_thinking", ToolHints.readOnly("Report thinking")),
+                        Map.entry("finish", ToolHints.writing("Finish the run").idempotent()));
     }
 
     @Test

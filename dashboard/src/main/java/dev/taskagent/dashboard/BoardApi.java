@@ -146,9 +146,9 @@ final class BoardApi {
         List<Task> page = matching.subList(from, from + Math.min(limit, matching.size() - from));
         return Json.write(json -> {
             json.writeStartObject();
-            json.writeStringField("sessionId", sessionId);
+            json.writeStringField("session_id", sessionId);
             json.writeNumberField("position", position);
-            json.writeNumberField("sessionTotal", all.size());
+            json.writeNumberField("session_total", all.size());
             json.writeNumberField("total", matching.size());
             json.writeNumberField("offset", offset);
             json.writeNumberField("limit", limit);
@@ -388,7 +388,7 @@ final class BoardApi {
         return new Reply(200, Json.write(json -> {
             json.writeStartObject();
             json.writeStringField("action", action);
-            json.writeNumberField("taskId", after.id());
+            json.writeNumberField("task_id", after.id());
             json.writeStringField("result", "done");
             json.writeStringField("message", message);
             json.writeFieldName("task");

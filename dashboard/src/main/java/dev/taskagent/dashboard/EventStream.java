@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * #PROBE_GAP_MILLIS} ms later, and the slots of the clients that are gone free up before the newcomer is
  * answered. A slot is also freed whenever a write fails, an event's or a heartbeat's.
  *
- * <p>Each event is {@code id: <position>}, {@code event: task}, {@code data: {position, taskId, sessionId,
+ * <p>Each event is {@code id: <position>}, {@code event: task}, {@code data: {position, task_id, session_id,
  * kind, time, payload}}.
  *
  * <p>Thread-safe.
@@ -309,8 +309,8 @@ final class EventStream implements AutoCloseable {
     }
 
     static String frame(FeedEvent event) {
-        return "id: " + event.position() + "\nevent: task\ndata: {\"position\":" + event.position() + ",\"taskId\":"
-                + event.taskId() + ",\"sessionId\":" + quote(event.sessionId()) + ",\"kind\":" + quote(event.kind())
+        return "id: " + event.position() + "\nevent: task\ndata: {\"position\":" + event.position() + ",\"task_id\":"
+                + event.taskId() + ",\"session_id\":" + quote(event.sessionId()) + ",\"kind\":" + quote(event.kind())
                 + ",\"time\":" + quote(event.time().toString()) + ",\"payload\":" + oneLine(event.payload()) + "}\n\n";
     }
 

@@ -100,12 +100,12 @@ class DashboardApiTest {
         JsonNode card = tasks.get(0);
         assertThat(card.get("status").asText()).isEqualTo("pending");
         assertThat(card.get("assignee").asText()).isEqualTo("ann");
-        assertThat(card.get("stepsDone").asInt()).isEqualTo(1);
-        assertThat(card.get("stepsTotal").asInt()).isEqualTo(2);
+        assertThat(card.get("steps_done").asInt()).isEqualTo(1);
+        assertThat(card.get("steps_total").asInt()).isEqualTo(2);
         assertThat(card.get("steps").get(0).get("text").asText()).isEqualTo("Compare prices");
-        assertThat(card.get("steps").get(0).get("checked").asBoolean()).isTrue();
-        assertThat(card.get("steps").get(1).get("checked").asBoolean()).isFalse();
-        assertThat(card.get("progresses").get(0).asText()).isEqualTo("Found three fares");
+        assertThat(card.get("steps").get(0).get("done").asBoolean()).isTrue();
+        assertThat(card.get("steps").get(1).get("done").asBoolean()).isFalse();
+        assertThat(card.get("progress").get(0).asText()).isEqualTo("Found three fares");
         assertThat(card.get("preference").asText()).isEqualTo("window seat");
         assertThat(card.get("comments").get(0).get("text").asText()).isEqualTo("Cheapest is on Tuesday");
         assertThat(card.get("links").get(0).get("url").asText()).isEqualTo("https://example.com/fares");
@@ -130,7 +130,8 @@ class DashboardApiTest {
         JsonNode filtered =
                 client.get("/api/sessions/trip/tasks?assignee=nobody").json();
         assertThat(filtered.get("total").asInt()).isZero();
-        assertThat(filtered.get("sessionTotal").asInt()).isEqualTo(3);
+        assertThat(filtered.get("session_total").asInt()).isEqualTo(3);
+        assertThat(filtered.get("session_id").asText()).isEqualTo("trip");
         assertThat(car.id()).isPositive();
     }
 
@@ -297,9 +298,9 @@ class DashboardApiTest {
 
         assertThat(card.get("status").asText()).isEqualTo("running");
         assertThat(card.get("attempt").asInt()).isEqualTo(1);
-        assertThat(card.get("leaseExpiresAt").asText()).isEqualTo("2026-03-01T10:05:00Z");
+        assertThat(card.get("lease_until").asText()).isEqualTo("2026-03-01T10:05:00Z");
         assertThat(card.get("version").asLong()).isEqualTo(claimed.version());
-        assertThat(card.get("sessionId").asText()).isEqualTo("trip");
+        assertThat(card.get("session_id").asText()).isEqualTo("trip");
     }
 
     @Test
@@ -317,8 +318,8 @@ class DashboardApiTest {
         JsonNode ann = agents.get(0).get("tasks");
         assertThat(ann).extracting(task -> task.get("description").asText()).containsExactly("high", "low");
         assertThat(ann.get(0).get("status").asText()).isEqualTo("running");
-        assertThat(ann.get(0).get("leaseExpiresAt").asText()).isEqualTo("2026-03-01T10:01:30Z");
-        assertThat(ann.get(1).get("leaseExpiresAt").isNull()).isTrue();
+        assertThat(ann.get(0).get("lease_until").asText()).isEqualTo("2026-03-01T10:01:30Z");
+        assertThat(ann.get(1).get("lease_until").isNull()).isTrue();
     }
 
     @Test
@@ -337,7 +338,7 @@ class DashboardApiTest {
         assertThat(dead.get("tasks"))
                 .extracting(task -> task.get("id").asLong())
                 .containsExactly(doomed.id());
-        assertThat(dead.get("tasks").get(0).get("deadLettered").asBoolean()).isTrue();
+        assertThat(dead.get("tasks").get(0).get("dead_lettered").asBoolean()).isTrue();
         assertThat(dead.get("tasks").get(0).get("status").asText()).isEqualTo("failed");
     }
 
@@ -361,13 +362,13 @@ class DashboardApiTest {
         BoardClient.Reply list = client.get("/api/sessions/big/tasks");
 
         assertThat(one.json().get("description").asText())
-                .hasSize(CardJson.DETAIL.descriptionChars() + 1)
+                .hasSize(CardJson.DETAIL.limits().descriptionChars() + 1)
                 .endsWith("\u2026");
-        assertThat(one.json().get("descriptionLength").asInt()).isEqualTo(Task.MAX_TEXT_LENGTH);
+        assertThat(one.json().get("description_length").asInt()).isEqualTo(Task.MAX_TEXT_LENGTH);
         assertThat(one.json().get("truncated")).extracting(JsonNode::asText).containsExactly("description");
         assertThat(one.body().length()).isLessThan(120_000);
         assertThat(list.json().get("tasks").get(0).get("description").asText())
-                .hasSize(CardJson.BOARD.descriptionChars() + 1);
+                .hasSize(CardJson.BOARD.limits().descriptionChars() + 1);
         assertThat(list.body().length()).isLessThan(5_000);
     }
 
@@ -386,11 +387,11 @@ class DashboardApiTest {
         JsonNode card =
                 client.get("/api/sessions/long/tasks").json().get("tasks").get(0);
 
-        assertThat(one.get("stepsTotal").asInt()).isEqualTo(10_000);
-        assertThat(one.get("stepsDone").asInt()).isEqualTo(1);
-        assertThat(one.get("steps")).hasSize(CardJson.DETAIL.steps());
+        assertThat(one.get("steps_total").asInt()).isEqualTo(10_000);
+        assertThat(one.get("steps_done").asInt()).isEqualTo(1);
+        assertThat(one.get("steps")).hasSize(CardJson.DETAIL.limits().steps());
         assertThat(one.get("truncated")).extracting(JsonNode::asText).containsExactly("steps");
-        assertThat(card.get("steps")).hasSize(CardJson.BOARD.steps());
+        assertThat(card.get("steps")).hasSize(CardJson.BOARD.limits().steps());
         assertThat(card.get("truncated")).extracting(JsonNode::asText).containsExactly("steps");
     }
 

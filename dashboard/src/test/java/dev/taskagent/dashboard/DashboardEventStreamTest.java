@@ -54,8 +54,8 @@ class DashboardEventStreamTest {
 
             assertThat(event.type()).isEqualTo("task");
             assertThat(event.data().get("kind").asText()).isEqualTo("created");
-            assertThat(event.data().get("taskId").asLong()).isEqualTo(task.id());
-            assertThat(event.data().get("sessionId").asText()).isEqualTo("trip");
+            assertThat(event.data().get("task_id").asLong()).isEqualTo(task.id());
+            assertThat(event.data().get("session_id").asText()).isEqualTo("trip");
             assertThat(event.id()).isEqualTo(String.valueOf(store.eventFeed().lastPosition()));
         }
     }
@@ -167,8 +167,9 @@ class DashboardEventStreamTest {
                 try (EventClient next = new EventClient(smallClient, Map.of())) {
                     assertThat(next.status(WAIT)).isEqualTo(200);
                     Task task = queue.create(NewTask.of("trip", "Book flights"));
-                    assertThat(next.next(WAIT).data().get("taskId").asLong()).isEqualTo(task.id());
-                    assertThat(staying.next(WAIT).data().get("taskId").asLong()).isEqualTo(task.id());
+                    assertThat(next.next(WAIT).data().get("task_id").asLong()).isEqualTo(task.id());
+                    assertThat(staying.next(WAIT).data().get("task_id").asLong())
+                            .isEqualTo(task.id());
                 }
             }
         }

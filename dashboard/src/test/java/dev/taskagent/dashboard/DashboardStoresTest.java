@@ -59,7 +59,7 @@ class DashboardStoresTest {
                             .get(0)
                             .get("tasks")
                             .get(0)
-                            .get("leaseExpiresAt")
+                            .get("lease_until")
                             .isNull())
                     .isFalse();
 
@@ -69,7 +69,7 @@ class DashboardStoresTest {
 
                 EventClient.Event event = events.next(Duration.ofSeconds(10));
 
-                assertThat(event.data().get("taskId").asLong()).isEqualTo(created.id());
+                assertThat(event.data().get("task_id").asLong()).isEqualTo(created.id());
                 assertThat(event.data().get("kind").asText()).isEqualTo("created");
             }
         }

@@ -88,6 +88,7 @@ class DashboardTokenAndActionsTest {
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         JsonNode json = reply.json();
         assertThat(json.get("action").asText()).isEqualTo("requeue");
+        assertThat(json.get("task_id").asLong()).isEqualTo(failed.id());
         assertThat(json.get("message").asText())
                 .isEqualTo("Task " + failed.id() + " is pending again in carl's queue; it was failed.");
         assertThat(json.get("task").get("status").asText()).isEqualTo("pending");

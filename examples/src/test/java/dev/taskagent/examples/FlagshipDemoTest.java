@@ -241,7 +241,7 @@ class FlagshipDemoTest {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertThat(tasks.statusCode()).isEqualTo(200);
-        assertThat(tasks.body()).contains(TRIP, "\"stepsDone\":2");
+        assertThat(tasks.body()).contains(TRIP, "\"steps_done\":2");
         assertThat(demo).isNotDone();
 
         enter.write('\n');

@@ -3,6 +3,7 @@ package dev.taskagent.mcp;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolExecutionException;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -17,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Adapts taskagent {@link Tool}s to MCP tools, once: name, description, input schema, output schema and
- * annotations on the way out; on a call, the arguments go through {@link Toolbox#call(ToolCall)} exactly
+ * annotations (the tool's {@link ToolHints}) on the way out; on a call, the arguments go through {@link Toolbox#call(ToolCall)} exactly
  * as a Java model's calls do, so a bad argument is the same soft error ({@code isError}) with the same
  * text. A tool that fails on the server (the store is down) answers with an {@code isError} result that
  * says so; its cause is logged, not sent.
@@ -41,16 +42,19 @@ final class McpTools {
      * Returns the MCP specification of every tool of the toolbox.
      *
      * @return the specifications, in the toolbox's order
-     * @throws IllegalArgumentException if a tool has no entry in {@link ToolHints}
+     * @throws IllegalArgumentException if a tool declares no {@linkplain Tool#hints() hints}: no tool is
+     *     served with guessed annotations
      */
     List<SyncToolSpecification> specifications() {
         return toolbox.tools().stream().map(this::specification).toList();
     }
 
     private SyncToolSpecification specification(Tool tool) {
-        McpSchema.ToolAnnotations annotations = ToolHints.annotations(tool.name())
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "Tool '" + tool.name() + "' has no MCP annotations: add it to ToolHints before serving it"));
+        McpSchema.ToolAnnotations annotations = tool.hints()
+                .map(McpTools::annotations)
+                .orElseThrow(() -> new IllegalArgumentException("Tool '" + tool.name()
+                        + "' declares no hints, so it has no MCP annotations; give it some with"
+                        + " Tool.withHints(ToolHints) before serving it"));
         McpSchema.Tool.Builder definition = McpSchema.Tool.builder(tool.name(), jsonMapper, tool.parametersSchema())
                 .title(annotations.title())
                 .description(tool.description())
@@ -59,6 +63,17 @@ final class McpTools {
         return SyncToolSpecification.builder()
                 .tool(definition.build())
                 .callHandler((exchange, request) -> call(tool.name(), request.arguments()))
+                .build();
+    }
+
+    private static McpSchema.ToolAnnotations annotations(ToolHints hints) {
+        return McpSchema.ToolAnnotations.builder()
+                .title(hints.title())
+                .readOnlyHint(hints.readOnlyHint())
+                // The protocol reads the destructive and idempotent hints only for tools that write.
+                .destructiveHint(hints.readOnlyHint() ? null : hints.destructiveHint())
+                .idempotentHint(hints.idempotentHint())
+                .openWorldHint(hints.openWorldHint())
                 .build();
     }
 

@@ -1,14 +1,13 @@
 package dev.taskagent.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.steps.MarkdownSteps;
-import dev.taskagent.steps.Step;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.List;
@@ -21,7 +20,8 @@ import java.util.List;
  *   <li>{@code list_tasks {session_id}}: the session's tasks in order, one line each: {@code 2. #14 running
  *       (Steps 1/3): Book the flights};
  *   <li>{@code get_task_with_steps {task_id}}: one task with its checklist, each step ticked or not, and
- *       its progress notes, as compact JSON; also as structured content.
+ *       its progress notes, as compact JSON (the {@linkplain TaskJson.View#STEPS steps view} of the task
+ *       model); also as structured content.
  * </ul>
  *
  * <p>Thread-safe (the store is).
@@ -33,63 +33,54 @@ final class TaskReadTools {
     /** Descriptions in a listing are cut here; {@code get_task_with_steps} shows the whole text. */
     static final int LISTING_DESCRIPTION_LENGTH = 120;
 
-    /** The output schema of {@code get_task_with_steps}: {@code {"task": …}}. */
-    static final String TASK_WITH_STEPS_SCHEMA = """
-            {"type":"object","properties":{"task":{"type":"object","properties":{\
-            "id":{"type":"integer","minimum":1},\
-            "session_id":{"type":"string"},\
-            "order":{"type":"integer","minimum":1},\
-            "status":{"type":"string","enum":["pending","running","success","failed"]},\
-            "description":{"type":"string"},\
-            "assignee":{"type":"string"},\
-            "steps_done":{"type":"integer","minimum":0},\
-            "steps_total":{"type":"integer","minimum":0},\
-            "steps":{"type":"array","items":{"type":"object","properties":{\
-            "number":{"type":"integer","minimum":1},"text":{"type":"string"},"done":{"type":"boolean"}},\
-            "required":["number","text","done"]}},\
-            "progress":{"type":"array","items":{"type":"string"}}},\
-            "required":["id","session_id","order","status","description","steps_done","steps_total","steps",\
-            "progress"]}},"required":["task"]}""";
-
     private TaskReadTools() {}
 
+    /**
+     * Builds the toolset.
+     *
+     * @param store the store read
+     * @param json not used any more: the task model renders the JSON (the server still passes a mapper)
+     * @return {@code list_tasks} and {@code get_task_with_steps}
+     */
     static Toolbox toolbox(TaskStore store, ObjectMapper json) {
-        return Toolbox.of(listTasks(store), getTaskWithSteps(store, json));
+        return Toolbox.of(listTasks(store), getTaskWithSteps(store));
     }
 
     private static Tool listTasks(TaskStore store) {
         return Tool.of(
-                LIST_TASKS,
-                "List a session's tasks in order, with their status and step progress. Read-only.",
-                JsonSchema.object().requiredString("session_id", "The session (conversation or project) id"),
-                arguments -> {
-                    String sessionId = arguments.requiredName("session_id");
-                    List<Task> tasks = store.listTasks(sessionId);
-                    if (tasks.isEmpty()) {
-                        return ToolResult.ok("No tasks in session " + sessionId);
-                    }
-                    StringBuilder text = new StringBuilder("Tasks of session " + sessionId + ":");
-                    tasks.forEach(task -> text.append('\n').append(listingLine(task)));
-                    return ToolResult.ok(text.toString());
-                });
+                        LIST_TASKS,
+                        "List a session's tasks in order, with their status and step progress. Read-only.",
+                        JsonSchema.object().requiredString("session_id", "The session (conversation or project) id"),
+                        arguments -> {
+                            String sessionId = arguments.requiredName("session_id");
+                            List<Task> tasks = store.listTasks(sessionId);
+                            if (tasks.isEmpty()) {
+                                return ToolResult.ok("No tasks in session " + sessionId);
+                            }
+                            StringBuilder text = new StringBuilder("Tasks of session " + sessionId + ":");
+                            tasks.forEach(task -> text.append('\n').append(listingLine(task)));
+                            return ToolResult.ok(text.toString());
+                        })
+                .withHints(ToolHints.readOnly("List a session's tasks"));
     }
 
-    private static Tool getTaskWithSteps(TaskStore store, ObjectMapper json) {
+    private static Tool getTaskWithSteps(TaskStore store) {
         return Tool.of(
-                GET_TASK_WITH_STEPS,
-                "Get a task with its checklist (each step done or not) and its progress notes. Read-only.",
-                JsonSchema.object().requiredInteger("task_id", "Task id"),
-                TASK_WITH_STEPS_SCHEMA,
-                arguments -> {
-                    long taskId = arguments.requiredId("task_id");
-                    return store.findTask(taskId)
-                            .map(task -> {
-                                String rendered = render(task, json).toString();
-                                return ToolResult.ok(rendered, "{\"task\":" + rendered + "}");
-                            })
-                            .orElseGet(() -> ToolResult.error(
-                                    "Task " + taskId + " not found; list_tasks shows the ids of a session's tasks."));
-                });
+                        GET_TASK_WITH_STEPS,
+                        "Get a task with its checklist (each step done or not) and its progress notes. Read-only.",
+                        JsonSchema.object().requiredInteger("task_id", "Task id"),
+                        TaskJson.resultSchema(TaskJson.View.STEPS),
+                        arguments -> {
+                            long taskId = arguments.requiredId("task_id");
+                            return store.findTask(taskId)
+                                    .map(task -> {
+                                        String rendered = TaskJson.render(task, TaskJson.View.STEPS);
+                                        return ToolResult.ok(rendered, "{\"task\":" + rendered + "}");
+                                    })
+                                    .orElseGet(() -> ToolResult.error("Task " + taskId
+                                            + " not found; list_tasks shows the ids of a session's tasks."));
+                        })
+                .withHints(ToolHints.readOnly("Get a task with its steps"));
     }
 
     static String listingLine(Task task) {
@@ -100,31 +91,5 @@ final class TaskReadTools {
         String steps =
                 task.hasSteps() ? " (" + MarkdownSteps.parse(task.steps()).progressLabel() + ")" : "";
         return task.order() + ". #" + task.id() + " " + task.status().wireName() + steps + ": " + description;
-    }
-
-    private static ObjectNode render(Task task, ObjectMapper json) {
-        ObjectNode node = json.createObjectNode();
-        node.put("id", task.id());
-        node.put("session_id", task.sessionId());
-        node.put("order", task.order());
-        node.put("status", task.status().wireName());
-        node.put("description", task.description());
-        if (task.assignee() != null) {
-            node.put("assignee", task.assignee());
-        }
-        MarkdownSteps steps = task.hasSteps() ? MarkdownSteps.parse(task.steps()) : MarkdownSteps.parse("");
-        node.put("steps_done", steps.done());
-        node.put("steps_total", steps.total());
-        ArrayNode stepNodes = node.putArray("steps");
-        for (Step step : steps.steps()) {
-            stepNodes
-                    .addObject()
-                    .put("number", step.number())
-                    .put("text", step.text())
-                    .put("done", step.checked());
-        }
-        ArrayNode progress = node.putArray("progress");
-        task.progresses().forEach(progress::add);
-        return node;
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.taskfile.Taskfile.TaskDef;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +51,8 @@ final class ListUserTasksTool {
      */
     static Tool tool(TaskfileSource source, Settings settings) {
         ListUserTasksTool listing = new ListUserTasksTool(source, settings);
-        return Tool.of(NAME, DESCRIPTION, JsonSchema.object(), arguments -> listing.list());
+        return Tool.of(NAME, DESCRIPTION, JsonSchema.object(), arguments -> listing.list())
+                .withHints(ToolHints.readOnly("List the project's user tasks"));
     }
 
     private ToolResult list() {

@@ -11,6 +11,7 @@ import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolArgumentException;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import java.util.List;
 
@@ -63,7 +64,10 @@ final class RunUserTaskTool {
      */
     static Tool tool(TaskfileSource source, Settings settings, ShellLauncher launcher) {
         RunUserTaskTool runner = new RunUserTaskTool(source, settings, launcher);
-        return Tool.of(NAME, DESCRIPTION, PARAMETERS, runner::run);
+        return Tool.of(NAME, DESCRIPTION, PARAMETERS, runner::run)
+                .withHints(ToolHints.writing("Run a project's user task")
+                        .destructive()
+                        .openWorld());
     }
 
     private ToolResult run(ToolArguments arguments) {

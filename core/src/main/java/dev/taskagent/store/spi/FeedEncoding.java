@@ -1,14 +1,18 @@
 package dev.taskagent.store.spi;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.FeedEvent;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.internal.Json;
 import dev.taskagent.internal.Texts;
+import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.task.Task;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * How a store writes {@link TaskEvent}s into its {@link EventFeed}, the same way on every store: the kind's
@@ -19,6 +23,40 @@ import java.util.Objects;
 public final class FeedEncoding {
     /** The kind of a change made without an event of its own (straight through a transaction). */
     public static final String UPDATED = "updated";
+
+    /** The kind of a claim's event. */
+    public static final String CLAIMED = "claimed";
+
+    /**
+     * The fields of a {@code claimed} payload, in the order they are written. A store that appends the event
+     * in its claim's SQL statement builds that SQL from this list with {@link #claimedPayloadSql}, so the
+     * payload is described once, here, whichever side writes it.
+     */
+    public enum ClaimedField {
+        /** The task's version after the claim, a number. */
+        VERSION(TaskJson.VERSION),
+        /** The claiming agent, a string. */
+        AGENT("agent"),
+        /** The claim's attempt, a number. */
+        ATTEMPT(TaskJson.ATTEMPT),
+        /** When the claim's lease ends, a string as {@code Instant.toString()} writes it. */
+        LEASE_UNTIL(TaskJson.LEASE_UNTIL);
+
+        private final String wireName;
+
+        ClaimedField(String wireName) {
+            this.wireName = wireName;
+        }
+
+        /**
+         * Names the field in the payload.
+         *
+         * @return e.g. {@code lease_until}
+         */
+        public String wireName() {
+            return wireName;
+        }
+    }
 
     /** At most this many message ids are listed in a {@code messages_linked} payload. */
     static final int MESSAGE_IDS_LIMIT = 50;
@@ -57,19 +95,16 @@ public final class FeedEncoding {
      */
     public static Encoded encode(TaskEvent event) {
         Task task = event.task();
-        ObjectNode payload = Json.mapper().createObjectNode();
-        payload.put("version", task.version());
-        String kind;
         if (event instanceof TaskEvent.Created) {
-            payload.put("order", task.order());
-            payload.put("status", task.status().wireName());
-            putIfPresent(payload, "assignee", task.assignee());
-            payload.put("priority", task.priority());
-            payload.put("description", cut(task.description()));
-            kind = "created";
-
-        } else if (event instanceof TaskEvent.Updated) {
+            return new Encoded(
+                    task.id(), task.sessionId(), "created", TaskJson.render(task, TaskJson.View.CREATED_EVENT));
+        }
+        ObjectNode payload = Json.mapper().createObjectNode();
+        payload.put(TaskJson.VERSION, task.version());
+        String kind;
+        if (event instanceof TaskEvent.Updated) {
             kind = UPDATED;
+
         } else if (event instanceof TaskEvent.StatusChanged changed) {
             payload.put("from", changed.from().wireName());
             payload.put("to", changed.to().wireName());
@@ -95,12 +130,7 @@ public final class FeedEncoding {
             kind = "step_completed";
 
         } else if (event instanceof TaskEvent.Claimed claimed) {
-            payload.put("agent", claimed.agent());
-            payload.put("attempt", task.attempt());
-            if (task.leaseExpiresAt() != null) {
-                payload.put("lease_until", task.leaseExpiresAt().toString());
-            }
-            kind = "claimed";
+            return new Encoded(task.id(), task.sessionId(), CLAIMED, claimedPayload(task, claimed.agent()));
 
         } else if (event instanceof TaskEvent.Moved moved) {
             payload.put("from", moved.fromAgent());
@@ -127,7 +157,7 @@ public final class FeedEncoding {
 
         } else if (event instanceof TaskEvent.LeaseExpired expired) {
             payload.put("attempt", expired.expiredAttempt());
-            payload.put("outcome", expired.outcome().name().toLowerCase(java.util.Locale.ROOT));
+            payload.put("outcome", expired.deadLettered() ? "dead_lettered" : "requeued");
             kind = "lease_expired";
 
         } else {
@@ -135,6 +165,64 @@ public final class FeedEncoding {
                     "Unknown event " + event.getClass().getName());
         }
         return new Encoded(task.id(), task.sessionId(), kind, payload.toString());
+    }
+
+    /**
+     * Writes the payload of a {@code claimed} event, field by field as {@link ClaimedField} lists them.
+     *
+     * @param task the task after the claim
+     * @param agent the claiming agent
+     * @return the JSON object
+     */
+    static String claimedPayload(Task task, String agent) {
+        ObjectNode payload = Json.mapper().createObjectNode();
+        JsonNodeFactory values = Json.mapper().getNodeFactory();
+        for (ClaimedField field : ClaimedField.values()) {
+            // A switch expression: a field added to ClaimedField does not compile until it is written here.
+            JsonNode value =
+                    switch (field) {
+                        case VERSION -> values.numberNode(task.version());
+                        case AGENT -> values.textNode(agent);
+                        case ATTEMPT -> values.numberNode(task.attempt());
+                        case LEASE_UNTIL ->
+                            task.leaseExpiresAt() == null
+                                    ? null
+                                    : values.textNode(task.leaseExpiresAt().toString());
+                    };
+            if (value != null) {
+                payload.set(field.wireName(), value);
+            }
+        }
+        return payload.toString();
+    }
+
+    /**
+     * Builds the SQL expression of a {@code claimed} payload for a store that appends the event in its
+     * claim's statement: the JSON object of {@link ClaimedField}'s fields in their order, each value given
+     * by the store as an SQL expression that yields the value's JSON text (a number's digits, a string with
+     * its quotes, e.g. the parameter a store binds to {@link #jsonString}). {@code ||} concatenates.
+     *
+     * @param jsonValue the SQL expression of each field's JSON value
+     * @return the SQL expression of the whole payload, as text
+     * @throws NullPointerException if a field has no expression
+     */
+    public static String claimedPayloadSql(Function<ClaimedField, String> jsonValue) {
+        StringBuilder sql = new StringBuilder();
+        String separator = "{";
+        for (ClaimedField field : ClaimedField.values()) {
+            String value = Objects.requireNonNull(jsonValue.apply(field), field.wireName());
+            sql.append(sql.isEmpty() ? "" : " || ")
+                    .append(sqlString(separator + jsonString(field.wireName()) + ":"))
+                    .append(" || ")
+                    .append(value);
+            separator = ",";
+        }
+        return sql.append(" || '}'").toString();
+    }
+
+    /** An SQL string literal; a JSON field name never holds a quote, but one would be doubled. */
+    private static String sqlString(String text) {
+        return "'" + text.replace("'", "''") + "'";
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.taskagent.store.spi;
 
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TextLimits;
 import java.util.List;
 import java.util.Objects;
 
@@ -48,10 +49,7 @@ public final class StoreArguments {
      * @throws IllegalArgumentException if not positive
      */
     public static long taskId(long taskId) {
-        if (taskId <= 0) {
-            throw new IllegalArgumentException("taskId must be positive, was " + taskId);
-        }
-        return taskId;
+        return TextLimits.checkTaskId(taskId);
     }
 
     /**

@@ -173,9 +173,9 @@
     renderCards(body.tasks);
     const shownTo = body.offset + body.tasks.length;
     $('board-summary').textContent = body.total === 0
-      ? 'No task matches the filters (' + body.sessionTotal + ' in the session)'
+      ? 'No task matches the filters (' + body.session_total + ' in the session)'
       : 'Tasks ' + (body.offset + 1) + '–' + shownTo + ' of ' + body.total
-        + (body.total !== body.sessionTotal ? ' matching (' + body.sessionTotal + ' in the session)' : '');
+        + (body.total !== body.session_total ? ' matching (' + body.session_total + ' in the session)' : '');
     $('prev').hidden = body.offset === 0;
     $('next').hidden = shownTo >= body.total;
     document.body.dataset.boardLoaded = String(Date.now());
@@ -223,33 +223,33 @@
 
     const header = el('header');
     header.append(el('span', 'order', '#' + task.order + ' · task ' + task.id));
-    const badge = task.status + (task.deadLettered ? ' · dead letter' : '') + (task.archived ? ' · archived' : '');
+    const badge = task.status + (task.dead_lettered ? ' · dead letter' : '') + (task.archived ? ' · archived' : '');
     header.append(el('span', 'status ' + task.status, badge));
     card.append(header);
 
     card.append(el('p', 'description', task.description));
     const cut = truncatedMarker(task, 'description',
-      '(description cut: ' + task.descriptionLength + ' characters in all)');
+      '(description cut: ' + task.description_length + ' characters in all)');
     if (cut) card.append(cut);
 
     const meta = [];
     meta.push('assignee: ' + (task.assignee || 'none'));
-    if (task.previousAssignee) meta.push('from ' + task.previousAssignee);
+    if (task.previous_assignee) meta.push('from ' + task.previous_assignee);
     if (task.priority) meta.push('priority ' + task.priority);
-    if (task.attempt) meta.push('attempt ' + task.attempt + (task.maxAttempts ? '/' + task.maxAttempts : ''));
+    if (task.attempt) meta.push('attempt ' + task.attempt + (task.max_attempts ? '/' + task.max_attempts : ''));
     card.append(el('p', 'meta assignee', meta.join(' · ')));
-    if (task.leaseExpiresAt) {
+    if (task.lease_until) {
       const lease = el('p', 'meta');
-      lease.append('lease: ', countdown(task.leaseExpiresAt));
+      lease.append('lease: ', countdown(task.lease_until));
       card.append(lease);
     }
 
-    if (task.stepsTotal > 0) {
+    if (task.steps_total > 0) {
       const progress = el('div', 'progress');
       const bar = el('progress');
-      bar.max = task.stepsTotal;
-      bar.value = task.stepsDone;
-      progress.append(bar, el('span', 'step-label', 'Step ' + task.stepsDone + '/' + task.stepsTotal));
+      bar.max = task.steps_total;
+      bar.value = task.steps_done;
+      progress.append(bar, el('span', 'step-label', 'Step ' + task.steps_done + '/' + task.steps_total));
       card.append(progress);
       const list = el('ul', 'steps');
       for (const step of task.steps) {
@@ -257,27 +257,27 @@
         const box = el('input');
         box.type = 'checkbox';
         box.disabled = true;
-        box.checked = step.checked;
+        box.checked = step.done;
         box.setAttribute('aria-label', 'step ' + step.number);
         item.append(box, el('span', null, step.text));
         list.append(item);
       }
       card.append(list);
-      const more = truncatedMarker(task, 'steps', 'showing the first ' + task.steps.length + ' of ' + task.stepsTotal + ' steps');
+      const more = truncatedMarker(task, 'steps', 'showing the first ' + task.steps.length + ' of ' + task.steps_total + ' steps');
       if (more) card.append(more);
     }
 
     if (task.preference) {
       card.append(el('h3', null, 'Preference'), el('p', 'preference', task.preference));
     }
-    if (task.progresses.length > 0) {
-      card.append(el('h3', null, 'Progress' + (task.truncated.includes('progresses') ? ' (latest ' + task.progresses.length + ' of ' + task.progressesTotal + ')' : '')));
+    if (task.progress.length > 0) {
+      card.append(el('h3', null, 'Progress' + (task.truncated.includes('progress') ? ' (latest ' + task.progress.length + ' of ' + task.progress_total + ')' : '')));
       const list = el('ol', 'progresses');
-      for (const entry of task.progresses) list.append(el('li', null, entry));
+      for (const entry of task.progress) list.append(el('li', null, entry));
       card.append(list);
     }
     if (task.comments.length > 0) {
-      card.append(el('h3', null, 'Comments' + (task.truncated.includes('comments') ? ' (latest ' + task.comments.length + ' of ' + task.commentsTotal + ')' : '')));
+      card.append(el('h3', null, 'Comments' + (task.truncated.includes('comments') ? ' (latest ' + task.comments.length + ' of ' + task.comments_total + ')' : '')));
       const list = el('ul', 'comments');
       for (const comment of task.comments) list.append(el('li', null, comment.author + ': ' + comment.text));
       card.append(list);
@@ -389,7 +389,7 @@
         const item = el('li');
         item.dataset.taskId = String(task.id);
         item.append(el('span', 'status ' + task.status, task.status), ' ', el('span', null, '#' + task.id + ' ' + task.description));
-        if (task.leaseExpiresAt) item.append(' · lease ', countdown(task.leaseExpiresAt));
+        if (task.lease_until) item.append(' · lease ', countdown(task.lease_until));
         list.append(item);
       }
       section.append(list);
@@ -405,7 +405,7 @@
       const item = el('li');
       item.dataset.taskId = String(task.id);
       item.append(el('span', null, '#' + task.id + ' ' + task.description + ' (' + (task.assignee || 'no agent')
-        + ', ' + task.attempt + ' attempts, session ' + task.sessionId + ')'));
+        + ', ' + task.attempt + ' attempts, session ' + task.session_id + ')'));
       if (state.actions) {
         const requeue = el('button', null, 'Requeue');
         requeue.type = 'button';
@@ -435,8 +435,8 @@
     }
     if (type !== 'task') return;
     state.position = data.position;
-    if (!state.knownSessions.has(data.sessionId)) debounce('sessions', 200, loadSessions);
-    if (data.sessionId === state.session) debounce('board', 50, () => loadBoard(false));
+    if (!state.knownSessions.has(data.session_id)) debounce('sessions', 200, loadSessions);
+    if (data.session_id === state.session) debounce('board', 50, () => loadBoard(false));
     debounce('sides', 200, loadSides);
   }
 

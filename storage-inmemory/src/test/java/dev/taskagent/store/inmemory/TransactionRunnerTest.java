@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
-import dev.taskagent.internal.TransactionRunner;
+import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TransactionWork;
 import dev.taskagent.task.NewTask;

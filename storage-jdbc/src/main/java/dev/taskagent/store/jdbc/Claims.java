@@ -115,14 +115,19 @@ final class Claims {
                 + " ELSE '.' || lpad(f.us::text, 6, '0') END || 'Z'";
 
         /**
-         * The claim's {@code claimed} event, its payload as {@link FeedEncoding} writes it (version, agent,
-         * attempt, lease_until, in that order); one parameter, the agent as a JSON string.
+         * The claim's {@code claimed} event, its payload built from {@link FeedEncoding.ClaimedField}'s list
+         * of fields, so that it comes out as {@link FeedEncoding} writes it; one parameter, the agent as a
+         * JSON string.
          */
         static final String CLAIMED_EVENT = "claimed_event AS (INSERT INTO taskagent_events (task_id,"
-                + " session_id, kind, payload, created_at) SELECT id, session_id, 'claimed', '{\"version\":' ||"
-                + " version || ',\"agent\":' || CAST(? AS TEXT) || ',\"attempt\":' || attempt ||"
-                + " ',\"lease_until\":\"' || " + LEASE_UNTIL + " || '\"}', updated_at FROM claimed CROSS JOIN"
-                + " LATERAL " + LEASE_FRACTION + ")";
+                + " session_id, kind, payload, created_at) SELECT id, session_id, '" + FeedEncoding.CLAIMED + "', "
+                + FeedEncoding.claimedPayloadSql(field -> switch (field) {
+                    case VERSION -> "version";
+                    case AGENT -> "CAST(? AS TEXT)";
+                    case ATTEMPT -> "attempt";
+                    case LEASE_UNTIL -> "'\"' || " + LEASE_UNTIL + " || '\"'";
+                })
+                + ", updated_at FROM claimed CROSS JOIN LATERAL " + LEASE_FRACTION + ")";
 
         static final String CLAIM_AND_READ = TaskReader.claimingRead(CLAIM, null);
         static final String CLAIM_LOCKED_AND_READ = TaskReader.claimingRead(CLAIM_LOCKED, null);

@@ -701,7 +701,7 @@ public abstract class TaskQueueSuite {
                                 + " in attempt 2. Stop working on it; do not complete it.");
         assertThat(reclaimed).singleElement().satisfies(result -> {
             assertThat(result.outcome()).isEqualTo(ReclaimedTask.Outcome.REQUEUED);
-            assertThat(events).contains(new TaskEvent.LeaseExpired(result.task(), 1, ReclaimedTask.Outcome.REQUEUED));
+            assertThat(events).contains(new TaskEvent.LeaseExpired(result.task(), 1));
         });
         assertThat(second.attempt()).isEqualTo(2);
         assertThat(store.findTask(task.id()).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);

@@ -1,7 +1,7 @@
 package dev.taskagent.spring.boot.autoconfigure;
 
-import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.llm.ChatResponse;
+import dev.taskagent.observe.ExtractionOutcome;
 import dev.taskagent.observe.ModelCall;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.observe.ToolExecution;
@@ -45,7 +45,7 @@ final class CompositeTaskObserver implements TaskObserver {
     }
 
     @Override
-    public Scope<AgentRun> extractionStarted(String sessionId) {
+    public Scope<ExtractionOutcome> extractionStarted(String sessionId) {
         return all(observer -> observer.extractionStarted(sessionId));
     }
 

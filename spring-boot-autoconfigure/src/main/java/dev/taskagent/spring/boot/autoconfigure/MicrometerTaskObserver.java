@@ -1,8 +1,8 @@
 package dev.taskagent.spring.boot.autoconfigure;
 
-import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.TokenUsage;
+import dev.taskagent.observe.ExtractionOutcome;
 import dev.taskagent.observe.ModelCall;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.observe.ToolExecution;
@@ -218,11 +218,11 @@ public final class MicrometerTaskObserver implements TaskObserver {
     }
 
     @Override
-    public Scope<AgentRun> extractionStarted(String sessionId) {
+    public Scope<ExtractionOutcome> extractionStarted(String sessionId) {
         Timer.Sample sample = Timer.start(meters);
         return new Scope<>() {
             @Override
-            public void succeeded(AgentRun run) {
+            public void succeeded(ExtractionOutcome run) {
                 sample.stop(runs(run.stopReason().name().toLowerCase(Locale.ROOT)));
                 DistributionSummary.builder(EXTRACTION_ITERATIONS)
                         .description("Model calls per extraction run")

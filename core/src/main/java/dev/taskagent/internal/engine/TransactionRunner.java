@@ -1,4 +1,4 @@
-package dev.taskagent.internal;
+package dev.taskagent.internal.engine;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;

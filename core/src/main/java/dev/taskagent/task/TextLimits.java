@@ -1,7 +1,6 @@
-package dev.taskagent.store.spi;
+package dev.taskagent.task;
 
 import dev.taskagent.internal.StorableText;
-import dev.taskagent.task.Task;
 import java.util.Objects;
 
 /**
@@ -77,6 +76,20 @@ public final class TextLimits {
                     name + " contains " + problem + "; an agent name is one line of printable text, remove it");
         });
         return value;
+    }
+
+    /**
+     * Checks a task id: the ids a store assigns are positive.
+     *
+     * @param taskId the id
+     * @return the id
+     * @throws IllegalArgumentException if not positive
+     */
+    public static long checkTaskId(long taskId) {
+        if (taskId <= 0) {
+            throw new IllegalArgumentException("taskId must be positive, was " + taskId);
+        }
+        return taskId;
     }
 
     private static String checkStorable(String text, String name) {

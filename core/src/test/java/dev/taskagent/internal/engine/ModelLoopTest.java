@@ -1,4 +1,4 @@
-package dev.taskagent.internal;
+package dev.taskagent.internal.engine;
 
 import static dev.taskagent.llm.ScriptedChatModel.call;
 import static dev.taskagent.llm.ScriptedChatModel.text;
@@ -6,10 +6,10 @@ import static dev.taskagent.llm.ScriptedChatModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.RunError;
-import dev.taskagent.internal.ModelLoop.CallsAtTheLimit;
-import dev.taskagent.internal.ModelLoop.Outcome;
-import dev.taskagent.internal.ModelLoop.Round;
-import dev.taskagent.internal.ModelLoop.Stop;
+import dev.taskagent.internal.engine.ModelLoop.CallsAtTheLimit;
+import dev.taskagent.internal.engine.ModelLoop.Outcome;
+import dev.taskagent.internal.engine.ModelLoop.Round;
+import dev.taskagent.internal.engine.ModelLoop.Stop;
 import dev.taskagent.llm.ChatMessage;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ChatOptions;

@@ -1,6 +1,7 @@
-package dev.taskagent.internal;
+package dev.taskagent.internal.engine;
 
 import dev.taskagent.RunError;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.llm.AssistantMessage;
 import dev.taskagent.llm.ChatMessage;
 import dev.taskagent.llm.ChatModel;

@@ -1,0 +1,430 @@
+package dev.taskagent.internal.json;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskagent.internal.Json;
+import dev.taskagent.internal.Texts;
+import dev.taskagent.steps.MarkdownSteps;
+import dev.taskagent.steps.Step;
+import dev.taskagent.task.Comment;
+import dev.taskagent.task.Link;
+import dev.taskagent.task.Task;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one JSON model of a task: one vocabulary of field names (snake case, the names below) and a few
+ * views that choose which fields to show and how far to cut them. Each field means the same thing in
+ * every view; a view only leaves fields out, cuts texts and lists, or shortens list entries.
+ *
+ * <ul>
+ *   <li>{@link View#COMPACT}: for a model (the queue tools' {@code signup_for_task}, {@code move_task},
+ *       {@code get_task}). Every token is paid for, so empty, null and false fields are left out, there is no
+ *       bookkeeping (session, order, version, times), the checklist is its Markdown text, and comments and
+ *       links are one string each: {@code "author: text"}, {@code "[description](url) by author"}.
+ *   <li>{@link View#STEPS}: a task with its checklist as a list of steps ({@code get_task_with_steps}).
+ *   <li>{@link View#CARD}, {@link View#DETAIL}, {@link View#QUEUE_ENTRY}: the board's card, one task asked
+ *       for by id, and an entry of a queue: every field, nulls included, bounded; a cut text ends with an
+ *       ellipsis and has its full length beside it ({@code description_length}), a cut list keeps its newest
+ *       entries (its first, for steps) with its full count beside it ({@code comments_total}), and {@code
+ *       truncated} names what was cut.
+ *   <li>{@link View#CREATED_EVENT}: the payload of the feed's {@code created} event.
+ * </ul>
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class TaskJson {
+    /** The task id. */
+    public static final String ID = "id";
+    /** The session the task belongs to. */
+    public static final String SESSION_ID = "session_id";
+    /** The task's 1-based position in its session. */
+    public static final String ORDER = "order";
+    /** {@code pending}, {@code running}, {@code success} or {@code failed}. */
+    public static final String STATUS = "status";
+    /** Higher is claimed first. */
+    public static final String PRIORITY = "priority";
+    /** What to do. */
+    public static final String DESCRIPTION = "description";
+    /** The agent whose queue holds the task. */
+    public static final String ASSIGNEE = "assignee";
+    /** The agent who handed the task over. */
+    public static final String PREVIOUS_ASSIGNEE = "previous_assignee";
+    /** Who created the task. */
+    public static final String CREATED_BY = "created_by";
+    /** The claim's attempt, counted from 1. */
+    public static final String ATTEMPT = "attempt";
+    /** The attempts a task gets before a lost lease fails it. */
+    public static final String MAX_ATTEMPTS = "max_attempts";
+    /** When the claim's lease ends, as {@code Instant.toString()} writes it. */
+    public static final String LEASE_UNTIL = "lease_until";
+    /** Whether the task left every queue. */
+    public static final String ARCHIVED = "archived";
+    /** When the task (or a comment, a link) was created. */
+    public static final String CREATED_AT = "created_at";
+    /** When the task last changed. */
+    public static final String UPDATED_AT = "updated_at";
+    /** The task's version, raised by every change. */
+    public static final String VERSION = "version";
+    /** The user's preferences for the task, as one text. */
+    public static final String PREFERENCE = "preference";
+    /** The checklist: its Markdown text in the compact view, its steps elsewhere. */
+    public static final String STEPS = "steps";
+    /** The step being worked on, from 1; 0 for none. */
+    public static final String CURRENT_STEP = "current_step";
+    /** How many steps are ticked. */
+    public static final String STEPS_DONE = "steps_done";
+    /** How many steps there are. */
+    public static final String STEPS_TOTAL = "steps_total";
+    /** The progress notes, oldest first. */
+    public static final String PROGRESS = "progress";
+    /** The comments, oldest first. */
+    public static final String COMMENTS = "comments";
+    /** The links, oldest first. */
+    public static final String LINKS = "links";
+    /** How many conversation messages are linked to the task. */
+    public static final String MESSAGE_COUNT = "message_count";
+    /** The fields a bounded view cut. */
+    public static final String TRUNCATED = "truncated";
+
+    /** Which fields of a task a reader gets, and how far they are cut. */
+    public enum View {
+        /** For a model: no empty field, no bookkeeping, short list entries. */
+        COMPACT(Limits.NONE),
+        /** A task with its checklist as steps and its progress notes. */
+        STEPS(Limits.NONE),
+        /** A card on the board: enough to render, small enough for a thousand of them. */
+        CARD(new Limits(2_000, 1_000, 100, 20)),
+        /** One task asked for by id. */
+        DETAIL(new Limits(100_000, 10_000, 1_000, 200)),
+        /** An entry of an agent's queue or of the dead letters: no lists. */
+        QUEUE_ENTRY(new Limits(200, 200, 0, 0)),
+        /** The payload of a {@code created} event: what a watcher needs to show the new task. */
+        CREATED_EVENT(new Limits(Limits.EVENT_TEXT, 0, 0, 0));
+
+        private final Limits limits;
+
+        View(Limits limits) {
+            this.limits = limits;
+        }
+
+        /**
+         * Returns the bounds of this view.
+         *
+         * @return its limits; {@link Integer#MAX_VALUE} where it cuts nothing
+         */
+        public Limits limits() {
+            return limits;
+        }
+    }
+
+    /**
+     * The bounds of a view.
+     *
+     * @param descriptionChars the longest description shown
+     * @param textChars the longest other text shown (a step, a progress note, a comment, a link)
+     * @param steps the most steps shown, the first ones
+     * @param entries the most progress notes, comments and links shown, the newest ones; 0 for none
+     */
+    public record Limits(int descriptionChars, int textChars, int steps, int entries) {
+        /** A payload text is cut here, as {@code FeedEvent.PAYLOAD_TEXT_LIMIT} says. */
+        static final int EVENT_TEXT = dev.taskagent.event.FeedEvent.PAYLOAD_TEXT_LIMIT;
+
+        static final Limits NONE =
+                new Limits(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    /** The schema of {@code {"task": <the compact view>}}, or {@code {}} when there is no task. */
+    private static final String COMPACT_RESULT_SCHEMA = """
+            {"type":"object","properties":{"task":{"type":"object","properties":{\
+            "id":{"type":"integer","minimum":1},\
+            "status":{"type":"string","enum":["pending","running","success","failed"]},\
+            "priority":{"type":"integer"},\
+            "assignee":{"type":"string"},\
+            "previous_assignee":{"type":"string"},\
+            "created_by":{"type":"string"},\
+            "attempt":{"type":"integer","minimum":1},\
+            "lease_until":{"type":"string"},\
+            "description":{"type":"string"},\
+            "steps":{"type":"string"},\
+            "current_step":{"type":"integer","minimum":1},\
+            "progress":{"type":"array","items":{"type":"string"}},\
+            "preference":{"type":"string"},\
+            "comments":{"type":"array","items":{"type":"string"}},\
+            "links":{"type":"array","items":{"type":"string"}},\
+            "archived":{"type":"boolean"}},\
+            "required":["id","status","priority","description"]}}}""";
+
+    /** The schema of {@code {"task": <the steps view>}}. */
+    private static final String STEPS_RESULT_SCHEMA = """
+            {"type":"object","properties":{"task":{"type":"object","properties":{\
+            "id":{"type":"integer","minimum":1},\
+            "session_id":{"type":"string"},\
+            "order":{"type":"integer","minimum":1},\
+            "status":{"type":"string","enum":["pending","running","success","failed"]},\
+            "description":{"type":"string"},\
+            "assignee":{"type":"string"},\
+            "steps_done":{"type":"integer","minimum":0},\
+            "steps_total":{"type":"integer","minimum":0},\
+            "steps":{"type":"array","items":{"type":"object","properties":{\
+            "number":{"type":"integer","minimum":1},"text":{"type":"string"},"done":{"type":"boolean"}},\
+            "required":["number","text","done"]}},\
+            "progress":{"type":"array","items":{"type":"string"}}},\
+            "required":["id","session_id","order","status","description","steps_done","steps_total","steps",\
+            "progress"]}},"required":["task"]}""";
+
+    private TaskJson() {}
+
+    /**
+     * Returns the output schema of a tool whose structured content is {@code {"task": <the task in a
+     * view>}}, kept beside the view it describes so that the two change together.
+     *
+     * @param view {@link View#COMPACT} (the queue tools; {@code task} is left out when there is none) or
+     *     {@link View#STEPS} ({@code get_task_with_steps})
+     * @return the JSON schema of an object
+     * @throws IllegalArgumentException for a view that no tool returns
+     */
+    public static String resultSchema(View view) {
+        return switch (view) {
+            case COMPACT -> COMPACT_RESULT_SCHEMA;
+            case STEPS -> STEPS_RESULT_SCHEMA;
+            default -> throw new IllegalArgumentException("No tool returns the " + view + " view of a task");
+        };
+    }
+
+    /**
+     * Renders a task in a view.
+     *
+     * @param task the task
+     * @param view the view
+     * @return the JSON object, to add to or write out
+     */
+    public static ObjectNode node(Task task, View view) {
+        ObjectNode node = Json.mapper().createObjectNode();
+        switch (view) {
+            case COMPACT -> compact(node, task);
+            case STEPS -> withSteps(node, task);
+            case CARD, DETAIL, QUEUE_ENTRY -> card(node, task, view.limits);
+            case CREATED_EVENT -> created(node, task);
+        }
+        return node;
+    }
+
+    /**
+     * Renders a task in a view as one line of JSON.
+     *
+     * @param task the task
+     * @param view the view
+     * @return e.g. {@code {"id":7,"status":"running","priority":2,"assignee":"bob",...}} for {@link
+     *     View#COMPACT}
+     */
+    public static String render(Task task, View view) {
+        return node(task, view).toString();
+    }
+
+    private static void compact(ObjectNode node, Task task) {
+        node.put(ID, task.id());
+        node.put(STATUS, task.status().wireName());
+        node.put(PRIORITY, task.priority());
+        putIfPresent(node, ASSIGNEE, task.assignee());
+        putIfPresent(node, PREVIOUS_ASSIGNEE, task.previousAssignee());
+        putIfPresent(node, CREATED_BY, task.createdBy());
+        if (task.isLeased()) {
+            node.put(ATTEMPT, task.attempt());
+            node.put(LEASE_UNTIL, task.leaseExpiresAt().toString());
+        }
+        node.put(DESCRIPTION, task.description());
+        if (task.hasSteps()) {
+            node.put(STEPS, task.steps());
+            if (task.currentStep() > 0) {
+                node.put(CURRENT_STEP, task.currentStep());
+            }
+        }
+        if (!task.progresses().isEmpty()) {
+            ArrayNode progress = node.putArray(PROGRESS);
+            task.progresses().forEach(progress::add);
+        }
+        if (!task.userPreferences().isEmpty()) {
+            node.put(PREFERENCE, task.userPreferenceText());
+        }
+        if (!task.comments().isEmpty()) {
+            ArrayNode comments = node.putArray(COMMENTS);
+            for (Comment comment : task.comments()) {
+                comments.add(comment.author() + ": " + comment.text());
+            }
+        }
+        if (!task.links().isEmpty()) {
+            ArrayNode links = node.putArray(LINKS);
+            for (Link link : task.links()) {
+                links.add(linkText(link));
+            }
+        }
+        if (task.archived()) {
+            node.put(ARCHIVED, true);
+        }
+    }
+
+    private static void withSteps(ObjectNode node, Task task) {
+        node.put(ID, task.id());
+        node.put(SESSION_ID, task.sessionId());
+        node.put(ORDER, task.order());
+        node.put(STATUS, task.status().wireName());
+        node.put(DESCRIPTION, task.description());
+        putIfPresent(node, ASSIGNEE, task.assignee());
+        MarkdownSteps steps = parsedSteps(task);
+        node.put(STEPS_DONE, steps.done());
+        node.put(STEPS_TOTAL, steps.total());
+        ArrayNode stepNodes = node.putArray(STEPS);
+        for (Step step : steps.steps()) {
+            stepNodes
+                    .addObject()
+                    .put("number", step.number())
+                    .put("text", step.text())
+                    .put("done", step.checked());
+        }
+        ArrayNode progress = node.putArray(PROGRESS);
+        task.progresses().forEach(progress::add);
+    }
+
+    private static void card(ObjectNode node, Task task, Limits limits) {
+        List<String> truncated = new ArrayList<>();
+        node.put(ID, task.id());
+        node.put(SESSION_ID, task.sessionId());
+        node.put(ORDER, task.order());
+        text(node, DESCRIPTION, task.description(), limits.descriptionChars(), truncated);
+        node.put(STATUS, task.status().wireName());
+        node.put(ASSIGNEE, task.assignee());
+        node.put(PREVIOUS_ASSIGNEE, task.previousAssignee());
+        node.put(CREATED_BY, task.createdBy());
+        node.put(PRIORITY, task.priority());
+        node.put(ARCHIVED, task.archived());
+        node.put(ATTEMPT, task.attempt());
+        node.put(MAX_ATTEMPTS, task.maxAttempts());
+        instant(node, LEASE_UNTIL, task.leaseExpiresAt());
+        instant(node, CREATED_AT, task.createdAt());
+        instant(node, UPDATED_AT, task.updatedAt());
+        node.put(VERSION, task.version());
+        if (limits.entries() > 0) {
+            text(node, PREFERENCE, task.userPreferenceText(), limits.textChars(), truncated);
+            cardSteps(node, task, limits, truncated);
+            node.put(PROGRESS + "_total", task.progresses().size());
+            ArrayNode progress = node.putArray(PROGRESS);
+            for (String entry : newest(task.progresses(), limits.entries(), PROGRESS, truncated)) {
+                progress.add(cut(entry, limits.textChars()));
+            }
+            node.put(COMMENTS + "_total", task.comments().size());
+            ArrayNode comments = node.putArray(COMMENTS);
+            for (Comment comment : newest(task.comments(), limits.entries(), COMMENTS, truncated)) {
+                ObjectNode entry = comments.addObject();
+                entry.put("author", comment.author());
+                entry.put("text", cut(comment.text(), limits.textChars()));
+                instant(entry, CREATED_AT, comment.createdAt());
+            }
+            node.put(LINKS + "_total", task.links().size());
+            ArrayNode links = node.putArray(LINKS);
+            for (Link link : newest(task.links(), limits.entries(), LINKS, truncated)) {
+                ObjectNode entry = links.addObject();
+                entry.put("url", cut(link.url(), limits.textChars()));
+                entry.put("description", cut(link.description(), limits.textChars()));
+                entry.put("author", link.author());
+                instant(entry, CREATED_AT, link.createdAt());
+            }
+            node.put(MESSAGE_COUNT, task.messageIds().size());
+        }
+        ArrayNode cutFields = node.putArray(TRUNCATED);
+        truncated.forEach(cutFields::add);
+    }
+
+    private static void cardSteps(ObjectNode node, Task task, Limits limits, List<String> truncated) {
+        MarkdownSteps steps = parsedSteps(task);
+        node.put(CURRENT_STEP, task.currentStep());
+        node.put(STEPS_DONE, steps.done());
+        node.put(STEPS_TOTAL, steps.total());
+        ArrayNode stepNodes = node.putArray(STEPS);
+        int shown = Math.min(steps.total(), limits.steps());
+        for (Step step : steps.steps().subList(0, shown)) {
+            stepNodes
+                    .addObject()
+                    .put("number", step.number())
+                    .put("text", cut(step.text(), limits.textChars()))
+                    .put("done", step.checked())
+                    .put("depth", step.depth());
+        }
+        if (shown < steps.total()) {
+            truncated.add(STEPS);
+        }
+    }
+
+    private static void created(ObjectNode node, Task task) {
+        node.put(VERSION, task.version());
+        node.put(ORDER, task.order());
+        node.put(STATUS, task.status().wireName());
+        putIfPresent(node, ASSIGNEE, task.assignee());
+        node.put(PRIORITY, task.priority());
+        node.put(DESCRIPTION, Texts.abbreviate(task.description(), Limits.EVENT_TEXT));
+    }
+
+    /**
+     * Renders a task as one line of a listing: id, status, priority and the start of the description.
+     *
+     * @param task the task
+     * @param descriptionLength where the description is cut
+     * @return e.g. {@code #7 running p2: Fix the login redirect}, or {@code #8 pending p0 (Steps 1/2): Plan
+     *     the trip} for a task with steps
+     */
+    public static String listingLine(Task task, int descriptionLength) {
+        String description = Texts.abbreviate(Texts.oneLine(task.description()), descriptionLength);
+        String steps = task.hasSteps() ? " (" + parsedSteps(task).progressLabel() + ")" : "";
+        return "#" + task.id() + " " + task.status().wireName() + " p" + task.priority() + steps + ": " + description;
+    }
+
+    private static MarkdownSteps parsedSteps(Task task) {
+        return MarkdownSteps.parse(task.hasSteps() ? task.steps() : "");
+    }
+
+    private static String linkText(Link link) {
+        String target = link.description().isBlank() ? link.url() : "[" + link.description() + "](" + link.url() + ")";
+        return target + " by " + link.author();
+    }
+
+    private static <T> List<T> newest(List<T> entries, int limit, String field, List<String> truncated) {
+        if (entries.size() <= limit) {
+            return entries;
+        }
+        truncated.add(field);
+        return entries.subList(entries.size() - limit, entries.size());
+    }
+
+    /** Puts a text cut to a length; a cut field gets its full length beside it and is listed as truncated. */
+    private static void text(ObjectNode node, String field, String value, int limit, List<String> truncated) {
+        String shown = cut(value, limit);
+        node.put(field, shown);
+        if (value != null && !shown.equals(value)) {
+            node.put(field + "_length", value.length());
+            truncated.add(field);
+        }
+    }
+
+    /** Cuts a text to a length and ends it with an ellipsis; never splits a surrogate pair. */
+    private static String cut(String value, int limit) {
+        if (value == null || value.length() <= limit) {
+            return value;
+        }
+        int end = limit;
+        if (Character.isHighSurrogate(value.charAt(end - 1))) {
+            end--;
+        }
+        return value.substring(0, end) + "\u2026";
+    }
+
+    private static void instant(ObjectNode node, String field, Instant value) {
+        node.put(field, value == null ? null : value.toString());
+    }
+
+    private static void putIfPresent(ObjectNode node, String name, String value) {
+        if (value != null) {
+            node.put(name, value);
+        }
+    }
+}
