@@ -24,7 +24,9 @@ module dev.taskagent.core {
     // Not API: shared with the library's own modules only, so that they shorten and check texts the one way.
     exports dev.taskagent.internal to
             dev.taskagent.taskfile,
-            dev.taskagent.mcp;
+            dev.taskagent.mcp,
+            dev.taskagent.dashboard,
+            dev.taskagent.spring.boot.autoconfigure;
 
     uses dev.taskagent.llm.ChatModelProvider;
 }
