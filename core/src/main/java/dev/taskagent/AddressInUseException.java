@@ -1,5 +1,6 @@
 package dev.taskagent;
 
+import dev.taskagent.internal.SettingRules;
 import java.util.Objects;
 
 /**
@@ -27,6 +28,18 @@ public final class AddressInUseException extends TaskAgentException {
         super(message, cause);
         this.host = Objects.requireNonNull(host, "host");
         this.port = port;
+    }
+
+    /**
+     * Says what {@link #getMessage()} says, naming another setting that changes the port: the one a
+     * command line or a configuration file uses, e.g. {@code --dashboard PORT}.
+     *
+     * @param portSetting where the caller's user sets the port
+     * @return e.g. {@code 127.0.0.1:8080 is already in use: choose another port with --dashboard PORT (0
+     *     picks a free port), or stop the process that listens there}
+     */
+    public String messageNaming(String portSetting) {
+        return SettingRules.addressInUse(host, port, Objects.requireNonNull(portSetting, "portSetting"));
     }
 
     /**

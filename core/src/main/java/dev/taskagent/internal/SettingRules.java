@@ -134,12 +134,12 @@ public final class SettingRules {
      *
      * @param address the address
      * @param port the port
-     * @param names the front end's names
+     * @param portSetting where the front end sets the port, e.g. {@code --http [HOST:]PORT}
      * @return the message
      */
-    public static String addressInUse(String address, int port, ServerNames names) {
+    public static String addressInUse(String address, int port, String portSetting) {
         String host = address.contains(":") ? "[" + address + "]" : address;
-        return host + ":" + port + " is already in use: choose another port with " + names.port()
+        return host + ":" + port + " is already in use: choose another port with " + portSetting
                 + " (0 picks a free port), or stop the process that listens there";
     }
 

@@ -3,7 +3,10 @@ package dev.taskagent.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.AddressInUseException;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,8 +20,8 @@ class DashboardBuilderTest {
         assertThatThrownBy(() ->
                         TaskDashboard.builder().store(store).bind("0.0.0.0", 0).build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("The task board would listen on 0.0.0.0, which is not a loopback address, without a"
-                        + " token: set token(...) (at least 16 characters), or bind(\"127.0.0.1\", port)");
+                .hasMessage("Listening on 0.0.0.0, which is not a loopback address, needs a token: set token(...)"
+                        + " (at least 16 characters), or listen on 127.0.0.1 with bind(address, port)");
     }
 
     @Test
@@ -39,14 +42,15 @@ class DashboardBuilderTest {
         assertThatThrownBy(() ->
                         TaskDashboard.builder().store(store).enableActions().build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("Actions need a token: set token(...)");
+                .hasMessage("Actions need a token: set token(...) (at least 16 characters), which every action"
+                        + " must carry in its Authorization header, or do not call enableActions()");
     }
 
     @Test
     void shortTokensAndTokensWithWhiteSpaceAreRefused() {
         assertThatThrownBy(() -> TaskDashboard.builder().token("short"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("The token must have at least 16 characters and no white space (got 5 characters)");
+                .hasMessage("token(...) must have at least 16 characters and no white space (got 5 characters)");
         assertThatThrownBy(() -> TaskDashboard.builder().token("with space in the middle"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -96,7 +100,7 @@ class DashboardBuilderTest {
     void portsOutOfRangeAreRefused() {
         assertThatThrownBy(() -> TaskDashboard.builder().bind("127.0.0.1", 70_000))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("The port must be 0-65535, was 70000");
+                .hasMessage("Port 70000 is out of range: set bind(address, port) to 0-65535 (0 picks a free port)");
     }
 
     @Test
@@ -120,20 +124,22 @@ class DashboardBuilderTest {
     }
 
     @Test
-    void aPortInUseIsReportedWithTheFix() {
-        try (TaskDashboard first = TaskDashboard.builder()
-                .store(store)
-                .bind("127.0.0.1", 0)
-                .build()
-                .start()) {
-            TaskDashboard second = TaskDashboard.builder()
-                    .store(store)
-                    .bind("127.0.0.1", first.port())
-                    .build();
-            assertThatThrownBy(second::start)
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageStartingWith("Could not listen on 127.0.0.1:" + first.port())
-                    .hasMessageEndingWith("choose another port, or port 0 for any free one");
+    void aPortInUseIsATypedExceptionNamingTheAddressAndTheFix() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+            TaskDashboard board =
+                    TaskDashboard.builder().store(store).bind("127.0.0.1", port).build();
+
+            assertThatThrownBy(board::start)
+                    .isInstanceOf(AddressInUseException.class)
+                    .hasMessage("127.0.0.1:" + port + " is already in use: choose another port with bind(address,"
+                            + " port) (0 picks a free port), or stop the process that listens there")
+                    .satisfies(thrown -> {
+                        AddressInUseException inUse = (AddressInUseException) thrown;
+                        assertThat(inUse.host()).isEqualTo("127.0.0.1");
+                        assertThat(inUse.port()).isEqualTo(port);
+                    });
+            board.close();
         }
     }
 }

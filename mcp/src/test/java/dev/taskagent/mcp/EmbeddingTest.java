@@ -67,7 +67,7 @@ class EmbeddingTest {
         try (TaskMcpServer server = TaskMcpServer.builder()
                 .queue(queue)
                 .http("127.0.0.1", 0)
-                .reclaimExpiredLeasesEvery(Duration.ofMillis(20))
+                .reclaimInterval(Duration.ofMillis(20))
                 .build()
                 .start()) {
             try (McpSyncClient client = McpClients.http(server.endpoint())) {

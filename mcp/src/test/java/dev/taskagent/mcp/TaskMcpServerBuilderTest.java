@@ -3,8 +3,11 @@ package dev.taskagent.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.AddressInUseException;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,7 +75,7 @@ class TaskMcpServerBuilderTest {
         assertThatThrownBy(() -> TaskMcpServer.builder()
                         .store(store)
                         .stdio()
-                        .bearerToken("0123456789abcdef0123")
+                        .token("0123456789abcdef0123")
                         .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("A bearer token protects HTTP; stdio has no use for one");
@@ -102,7 +105,7 @@ class TaskMcpServerBuilderTest {
         TaskMcpServer server = TaskMcpServer.builder()
                 .store(store)
                 .http("127.0.0.1", 0)
-                .reclaimExpiredLeasesEvery(Duration.ofSeconds(1))
+                .reclaimInterval(Duration.ofSeconds(1))
                 .build()
                 .start();
         int port = server.port();
@@ -130,5 +133,26 @@ class TaskMcpServerBuilderTest {
         assertThatThrownBy(server::start)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("The MCP server was already started and closed");
+    }
+
+    @Test
+    void aPortInUseIsATypedExceptionNamingTheAddressAndTheFix() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+            TaskMcpServer server =
+                    TaskMcpServer.builder().store(store).http("127.0.0.1", port).build();
+
+            assertThatThrownBy(server::start)
+                    .isInstanceOf(AddressInUseException.class)
+                    .hasMessage("127.0.0.1:" + port + " is already in use: choose another port with http(address,"
+                            + " port) (0 picks a free port), or stop the process that listens there");
+        }
+    }
+
+    @Test
+    void aReclaimIntervalOutOfTheReapersRangeIsRefused() {
+        assertThatThrownBy(() -> TaskMcpServer.builder().reclaimInterval(Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("reclaimInterval must be between 10ms and 1d, was PT0.001S");
     }
 }

@@ -29,7 +29,7 @@ public final class LeaseReaperLifecycle extends ContextBoundService<LeaseReaper>
     private static Supplier<LeaseReaper> starting(TaskQueue queue, Duration interval) {
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(interval, "interval");
-        return () -> LeaseReaper.builder(queue).interval(interval).start();
+        return () -> LeaseReaper.builder(queue).reclaimInterval(interval).start();
     }
 
     /** @return the pause between two rounds */

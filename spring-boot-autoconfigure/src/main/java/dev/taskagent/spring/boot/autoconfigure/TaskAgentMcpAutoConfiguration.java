@@ -46,7 +46,7 @@ public class TaskAgentMcpAutoConfiguration {
         TaskMcpServer.Builder builder =
                 TaskMcpServer.builder().queue(queue).toolsets(toolsets).http(mcp.getBindAddress(), mcp.getPort());
         if (mcp.getToken() != null) {
-            builder.bearerToken(mcp.getToken());
+            builder.token(mcp.getToken());
         }
         builder.build();
         return new McpServerLifecycle(builder::build);
