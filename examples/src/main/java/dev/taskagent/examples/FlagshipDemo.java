@@ -1,5 +1,6 @@
 package dev.taskagent.examples;
 
+import dev.taskagent.AddressInUseException;
 import dev.taskagent.dashboard.TaskDashboard;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.openai.OpenAiChatModel;
@@ -122,6 +123,9 @@ public final class FlagshipDemo {
             return 0;
         } catch (DemoFailure e) {
             err.println("taskagent demo: " + e.getMessage());
+            return EXIT_FAILED;
+        } catch (AddressInUseException e) {
+            err.println("taskagent demo: " + e.messageNaming("--dashboard PORT"));
             return EXIT_FAILED;
         }
     }
