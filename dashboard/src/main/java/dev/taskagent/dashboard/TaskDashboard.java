@@ -20,7 +20,7 @@ import java.util.Objects;
  * the store's {@linkplain TaskStore#eventFeed() event feed}, on the JDK's own HTTP server.
  *
  * <pre>{@code
- * try (TaskDashboard board = TaskDashboard.builder().store(store).build().start()) {
+ * try (TaskDashboard board = TaskDashboard.builder(store).build().start()) {
  *     System.out.println("Task board: " + board.uri());
  *     ...
  * }
@@ -79,12 +79,14 @@ public final class TaskDashboard implements AutoCloseable {
     }
 
     /**
-     * Starts a builder.
+     * Starts a builder of a board of this store's tasks.
      *
+     * @param store the store whose tasks the board shows; the board does not close it
      * @return a builder with the defaults: {@value #DEFAULT_HOST}:{@value #DEFAULT_PORT}, no token, read-only
+     * @throws NullPointerException if {@code store} is null
      */
-    public static Builder builder() {
-        return new Builder();
+    public static Builder builder(TaskStore store) {
+        return new Builder(store);
     }
 
     /**
@@ -246,7 +248,7 @@ public final class TaskDashboard implements AutoCloseable {
      * <p>Not thread-safe.
      */
     public static final class Builder {
-        private TaskStore store;
+        private final TaskStore store;
         private String host = DEFAULT_HOST;
         private int port = DEFAULT_PORT;
         private String token;
@@ -260,18 +262,8 @@ public final class TaskDashboard implements AutoCloseable {
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Clock clock = Clock.systemUTC();
 
-        private Builder() {}
-
-        /**
-         * Sets the store whose tasks the board shows. Required.
-         *
-         * @param value the store
-         * @return this builder
-         * @throws NullPointerException if {@code value} is null
-         */
-        public Builder store(TaskStore value) {
-            store = Objects.requireNonNull(value, "store");
-            return this;
+        private Builder(TaskStore store) {
+            this.store = Objects.requireNonNull(store, "store");
         }
 
         /**
@@ -456,13 +448,10 @@ public final class TaskDashboard implements AutoCloseable {
          * Builds the board; {@link TaskDashboard#start()} starts it.
          *
          * @return the board, not started
-         * @throws IllegalStateException if no store was set, if a non-loopback address has no token, if
+         * @throws IllegalStateException if a non-loopback address has no token, if
          *     actions were enabled without a token, or if the event streams could take every connection
          */
         public TaskDashboard build() {
-            if (store == null) {
-                throw new IllegalStateException("No store: call store(...) with the TaskStore whose tasks to show");
-            }
             SettingRules.exposureProblem(host, token != null, NAMES).ifPresent(problem -> {
                 throw new IllegalStateException(problem);
             });

@@ -17,8 +17,7 @@ class DashboardBuilderTest {
 
     @Test
     void anAddressOtherThanLoopbackWithoutATokenIsRefusedNamingTheFix() {
-        assertThatThrownBy(() ->
-                        TaskDashboard.builder().store(store).bind("0.0.0.0", 0).build())
+        assertThatThrownBy(() -> TaskDashboard.builder(store).bind("0.0.0.0", 0).build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Listening on 0.0.0.0, which is not a loopback address, needs a token: set token(...)"
                         + " (at least 16 characters), or listen on 127.0.0.1 with bind(address, port)");
@@ -26,8 +25,7 @@ class DashboardBuilderTest {
 
     @Test
     void anAddressOtherThanLoopbackWithATokenIsAccepted() {
-        try (TaskDashboard board = TaskDashboard.builder()
-                .store(store)
+        try (TaskDashboard board = TaskDashboard.builder(store)
                 .bind("0.0.0.0", 0)
                 .token(TOKEN)
                 .build()
@@ -39,8 +37,7 @@ class DashboardBuilderTest {
 
     @Test
     void actionsWithoutATokenAreRefused() {
-        assertThatThrownBy(() ->
-                        TaskDashboard.builder().store(store).enableActions().build())
+        assertThatThrownBy(() -> TaskDashboard.builder(store).enableActions().build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Actions need a token: set token(...) (at least 16 characters), which every action"
                         + " must carry in its Authorization header, or do not call enableActions()");
@@ -48,24 +45,23 @@ class DashboardBuilderTest {
 
     @Test
     void shortTokensAndTokensWithWhiteSpaceAreRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder().token("short"))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).token("short"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("token(...) must have at least 16 characters and no white space (got 5 characters)");
-        assertThatThrownBy(() -> TaskDashboard.builder().token("with space in the middle"))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).token("with space in the middle"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aBoardWithoutAStoreIsRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder().build())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("No store: call store(...) with the TaskStore whose tasks to show");
+        assertThatThrownBy(() -> TaskDashboard.builder(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("store");
     }
 
     @Test
     void eventStreamsThatCouldTakeEveryConnectionAreRefusedNamingBothLimits() {
-        assertThatThrownBy(() -> TaskDashboard.builder()
-                        .store(store)
+        assertThatThrownBy(() -> TaskDashboard.builder(store)
                         .maxConnections(8)
                         .maxEventClients(8)
                         .build())
@@ -77,10 +73,10 @@ class DashboardBuilderTest {
 
     @Test
     void connectionLimitsAndRequestTimeoutsOutOfRangeAreRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder().maxConnections(1))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).maxConnections(1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maxConnections must be 2-10000, was 1");
-        assertThatThrownBy(() -> TaskDashboard.builder().requestTimeout(Duration.ofMillis(10)))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).requestTimeout(Duration.ofMillis(10)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("requestTimeout must be 100 ms to 5 minutes, was PT0.01S");
     }
@@ -89,7 +85,7 @@ class DashboardBuilderTest {
     void aPublicOriginThatIsNotASchemeAndAHostIsRefused() {
         for (String origin :
                 List.of("board.example.com", "https://board.example.com/board", "ftp://board.example.com")) {
-            assertThatThrownBy(() -> TaskDashboard.builder().publicOrigins(origin))
+            assertThatThrownBy(() -> TaskDashboard.builder(store).publicOrigins(origin))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("A public origin is a scheme, a host and an optional port, as a browser sends it in"
                             + " its Origin header, e.g. https://board.example.com; was '" + origin + "'");
@@ -98,18 +94,15 @@ class DashboardBuilderTest {
 
     @Test
     void portsOutOfRangeAreRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder().bind("127.0.0.1", 70_000))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).bind("127.0.0.1", 70_000))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Port 70000 is out of range: set bind(address, port) to 0-65535 (0 picks a free port)");
     }
 
     @Test
     void portZeroPicksAFreePortAndTheBoardStartsOnlyOnce() {
-        TaskDashboard board = TaskDashboard.builder()
-                .store(store)
-                .bind("127.0.0.1", 0)
-                .build()
-                .start();
+        TaskDashboard board =
+                TaskDashboard.builder(store).bind("127.0.0.1", 0).build().start();
         try {
             assertThat(board.port()).isPositive();
             assertThat(new BoardClient(board).get("/").status()).isEqualTo(200);
@@ -128,7 +121,7 @@ class DashboardBuilderTest {
         try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
             int port = occupied.getLocalPort();
             TaskDashboard board =
-                    TaskDashboard.builder().store(store).bind("127.0.0.1", port).build();
+                    TaskDashboard.builder(store).bind("127.0.0.1", port).build();
 
             assertThatThrownBy(board::start)
                     .isInstanceOf(AddressInUseException.class)

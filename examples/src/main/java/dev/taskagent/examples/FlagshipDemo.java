@@ -148,8 +148,7 @@ public final class FlagshipDemo {
                 new FlagshipRun(out, store, realModel, Duration.ZERO).run();
                 return;
             }
-            try (TaskDashboard board = TaskDashboard.builder()
-                    .store(store)
+            try (TaskDashboard board = TaskDashboard.builder(store)
                     .bind(TaskDashboard.DEFAULT_HOST, options.dashboardPort())
                     .build()
                     .start()) {

@@ -41,8 +41,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * on the official MCP Java SDK; speaks stdio or Streamable HTTP at {@code /mcp}.
  *
  * <pre>{@code
- * try (TaskMcpServer server = TaskMcpServer.builder()
- *         .store(store)
+ * try (TaskMcpServer server = TaskMcpServer.builder(store)
  *         .toolsets(Toolset.QUEUE, Toolset.TASKS)
  *         .http("127.0.0.1", 8765)
  *         .build()
@@ -147,12 +146,25 @@ public final class TaskMcpServer implements AutoCloseable {
     }
 
     /**
-     * Starts configuring a server.
+     * Starts configuring a server of the tasks of this store, through a queue with the default settings.
      *
+     * @param store the store; the server does not close it
      * @return a builder
+     * @throws NullPointerException if {@code store} is null
      */
-    public static Builder builder() {
-        return new Builder();
+    public static Builder builder(TaskStore store) {
+        return new Builder(null, Objects.requireNonNull(store, "store"));
+    }
+
+    /**
+     * Starts configuring a server of the tasks of this queue (its store, session, lease and listeners).
+     *
+     * @param queue the queue
+     * @return a builder
+     * @throws NullPointerException if {@code queue} is null
+     */
+    public static Builder builder(TaskQueue queue) {
+        return new Builder(Objects.requireNonNull(queue, "queue"), null);
     }
 
     /**
@@ -346,8 +358,8 @@ public final class TaskMcpServer implements AutoCloseable {
      * <p>Not thread-safe.
      */
     public static final class Builder {
-        private TaskStore store;
-        private TaskQueue queue;
+        private final TaskStore store;
+        private final TaskQueue queue;
         private final Set<Toolset> toolsets = EnumSet.noneOf(Toolset.class);
         private Path taskfileProject;
         private boolean stdio;
@@ -365,36 +377,9 @@ public final class TaskMcpServer implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private Duration reclaimInterval;
 
-        private Builder() {}
-
-        /**
-         * Serves the tasks of this store, through a queue with the default settings.
-         *
-         * @param value the store; the server does not close it
-         * @return this builder
-         * @throws IllegalStateException if a queue was set
-         */
-        public Builder store(TaskStore value) {
-            if (queue != null) {
-                throw new IllegalStateException("Set a store or a queue, not both (the queue has a store)");
-            }
-            store = Objects.requireNonNull(value, "store");
-            return this;
-        }
-
-        /**
-         * Serves the tasks of this queue (its store, session, lease and listeners).
-         *
-         * @param value the queue
-         * @return this builder
-         * @throws IllegalStateException if a store was set
-         */
-        public Builder queue(TaskQueue value) {
-            if (store != null) {
-                throw new IllegalStateException("Set a store or a queue, not both (the queue has a store)");
-            }
-            queue = Objects.requireNonNull(value, "queue");
-            return this;
+        private Builder(TaskQueue queue, TaskStore store) {
+            this.queue = queue;
+            this.store = store;
         }
 
         /**
@@ -616,7 +601,7 @@ public final class TaskMcpServer implements AutoCloseable {
          * Builds the server; {@link TaskMcpServer#start()} starts it.
          *
          * @return the server, not started
-         * @throws IllegalStateException if no store or queue, or no transport, was set; if a non-loopback
+         * @throws IllegalStateException if no transport was set; if a non-loopback
          *     address has no bearer token; if a token or a session limit was set for stdio; if the taskfile
          *     toolset has no project or a project was set without it
          */
@@ -648,7 +633,7 @@ public final class TaskMcpServer implements AutoCloseable {
          * #allowedHosts(String...)}.
          *
          * @return the servlet
-         * @throws IllegalStateException if no store or queue was set, or stdio or HTTP was chosen (the
+         * @throws IllegalStateException if stdio or HTTP was chosen (the
          *     container is the transport), or the toolsets do not fit (see {@link #build()})
          */
         public HttpServlet buildServlet() {
@@ -660,9 +645,6 @@ public final class TaskMcpServer implements AutoCloseable {
         }
 
         private TaskQueue resolvedQueue() {
-            if (store == null && queue == null) {
-                throw new IllegalStateException("Set the store (or the queue) whose tasks the server serves");
-            }
             return queue != null ? queue : TaskQueue.builder(store).build();
         }
 

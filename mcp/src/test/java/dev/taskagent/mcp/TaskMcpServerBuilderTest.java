@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.AddressInUseException;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -23,7 +25,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aServerNeedsATransport() {
-        assertThatThrownBy(() -> TaskMcpServer.builder().store(store).build())
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Choose a transport: stdio() or http(address, port); or buildServlet() for your own"
                         + " container");
@@ -31,22 +33,23 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aServerNeedsAStore() {
-        assertThatThrownBy(() -> TaskMcpServer.builder().http("127.0.0.1", 0).build())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("Set the store (or the queue) whose tasks the server serves");
+        assertThatThrownBy(() -> TaskMcpServer.builder((TaskStore) null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("store");
+        assertThatThrownBy(() -> TaskMcpServer.builder((TaskQueue) null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("queue");
     }
 
     @Test
     void theTaskfileToolsetNeedsAProjectAndAProjectNeedsTheToolset() {
-        assertThatThrownBy(() -> TaskMcpServer.builder()
-                        .store(store)
+        assertThatThrownBy(() -> TaskMcpServer.builder(store)
                         .toolsets(Toolset.TASKFILE)
                         .http("127.0.0.1", 0)
                         .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("The taskfile toolset runs a project's Taskfile: set taskfileProject(directory)");
-        assertThatThrownBy(() -> TaskMcpServer.builder()
-                        .store(store)
+        assertThatThrownBy(() -> TaskMcpServer.builder(store)
                         .taskfileProject(project)
                         .http("127.0.0.1", 0)
                         .build())
@@ -56,8 +59,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void theTaskfileToolsetIsServedOnlyWhenAskedFor() {
-        TaskMcpServer server =
-                TaskMcpServer.builder().store(store).http("127.0.0.1", 0).build();
+        TaskMcpServer server = TaskMcpServer.builder(store).http("127.0.0.1", 0).build();
 
         assertThat(server.toolNames()).doesNotContain("run_user_task", "list_user_tasks");
         assertThat(server.toolNames()).hasSize(11);
@@ -65,15 +67,14 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void stdioAndHttpExcludeEachOther() {
-        assertThatThrownBy(() -> TaskMcpServer.builder().stdio().http("127.0.0.1", 0))
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).stdio().http("127.0.0.1", 0))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Choose stdio or HTTP, not both");
     }
 
     @Test
     void aTokenOnStdioIsRefused() {
-        assertThatThrownBy(() -> TaskMcpServer.builder()
-                        .store(store)
+        assertThatThrownBy(() -> TaskMcpServer.builder(store)
                         .stdio()
                         .token("0123456789abcdef0123")
                         .build())
@@ -91,8 +92,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aToolSharedByTwoToolsetsIsServedOnce() {
-        TaskMcpServer server = TaskMcpServer.builder()
-                .store(store)
+        TaskMcpServer server = TaskMcpServer.builder(store)
                 .toolsets(Toolset.WORKER, Toolset.QUEUE)
                 .http("127.0.0.1", 0)
                 .build();
@@ -102,8 +102,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aClosedServerLeavesNoListeningPortAndNoThreadBehind() {
-        TaskMcpServer server = TaskMcpServer.builder()
-                .store(store)
+        TaskMcpServer server = TaskMcpServer.builder(store)
                 .http("127.0.0.1", 0)
                 .reclaimInterval(Duration.ofSeconds(1))
                 .build()
@@ -122,11 +121,8 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aServerStartsOnceAndClosesIdempotently() {
-        TaskMcpServer server = TaskMcpServer.builder()
-                .store(store)
-                .http("127.0.0.1", 0)
-                .build()
-                .start();
+        TaskMcpServer server =
+                TaskMcpServer.builder(store).http("127.0.0.1", 0).build().start();
         server.close();
         server.close();
 
@@ -140,7 +136,7 @@ class TaskMcpServerBuilderTest {
         try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
             int port = occupied.getLocalPort();
             TaskMcpServer server =
-                    TaskMcpServer.builder().store(store).http("127.0.0.1", port).build();
+                    TaskMcpServer.builder(store).http("127.0.0.1", port).build();
 
             assertThatThrownBy(server::start)
                     .isInstanceOf(AddressInUseException.class)
@@ -151,7 +147,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aReclaimIntervalOutOfTheReapersRangeIsRefused() {
-        assertThatThrownBy(() -> TaskMcpServer.builder().reclaimInterval(Duration.ofMillis(1)))
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).reclaimInterval(Duration.ofMillis(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("reclaimInterval must be between 10ms and 1d, was PT0.001S");
     }

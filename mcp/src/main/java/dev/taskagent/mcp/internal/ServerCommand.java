@@ -173,8 +173,7 @@ public final class ServerCommand {
         if (options.session != null) {
             queue.sessionId(options.session);
         }
-        TaskMcpServer.Builder builder =
-                TaskMcpServer.builder().queue(queue.build()).toolsets(options.toolsets);
+        TaskMcpServer.Builder builder = TaskMcpServer.builder(queue.build()).toolsets(options.toolsets);
         if (options.project != null) {
             builder.taskfileProject(options.project);
         }

@@ -37,7 +37,7 @@ public class TaskAgentDashboardAutoConfiguration {
     public DashboardLifecycle taskAgentDashboard(TaskStore store, TaskAgentProperties properties) {
         TaskAgentProperties.Dashboard settings = properties.getDashboard();
         TaskDashboard.Builder builder =
-                TaskDashboard.builder().store(store).bind(settings.getBindAddress(), settings.getPort());
+                TaskDashboard.builder(store).bind(settings.getBindAddress(), settings.getPort());
         if (settings.getToken() != null && !settings.getToken().isBlank()) {
             builder.token(settings.getToken());
         }

@@ -234,8 +234,7 @@ class TaskAgentAutoConfigurationTest {
 
     @Test
     void aUsersOwnBoardWins() {
-        DashboardLifecycle own = new DashboardLifecycle(() -> TaskDashboard.builder()
-                .store(new InMemoryTaskStore())
+        DashboardLifecycle own = new DashboardLifecycle(() -> TaskDashboard.builder(new InMemoryTaskStore())
                 .bind("127.0.0.1", 0)
                 .build());
         runner.withPropertyValues("taskagent.dashboard.enabled=true")
