@@ -280,9 +280,7 @@ class DashboardBrowserTest {
                 .respond(ScriptedChatModel.text(CHECK + " STEP 3: Send the shortlist to Hanan on WhatsApp\n"
                         + "Summary: Hanan has the shortlist."))
                 .build();
-        return StepExecutor.builder()
-                .store(store)
-                .chatModel(model)
+        return StepExecutor.builder(store, model)
                 .toolbox(Toolbox.of(checkCalendar))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted) {

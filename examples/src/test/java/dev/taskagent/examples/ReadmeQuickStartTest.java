@@ -35,7 +35,7 @@ class ReadmeQuickStartTest {
                 .build();
 
         try (TaskStore store = JdbcTaskStore.open("jdbc:h2:file:" + data.resolve("tasks"))) {
-            TaskAgent agent = TaskAgent.builder().store(store).chatModel(model).build();
+            TaskAgent agent = TaskAgent.builder(store, model).build();
             AgentRun run = agent.run(
                     "session-42",
                     List.of(
