@@ -47,27 +47,30 @@ public final class ServerCommand {
             Serves taskagent's task queue over MCP (Model Context Protocol), so that agents in any
             language share it.
 
-              --store URL            the task store: a JDBC URL (jdbc:postgresql://..., jdbc:mariadb://...,
-                                     jdbc:h2:file:./tasks) or "memory" (lost when the server stops)
-              --stdio                speak MCP on standard input and output (a client starts the server)
-              --http [HOST:]PORT     serve Streamable HTTP at http://HOST:PORT/mcp; HOST is 127.0.0.1
-                                     unless given; any non-loopback HOST needs a token
-              --toolsets LIST        comma-separated, from queue, worker, taskfile, tasks (default: queue)
-              --project DIR          the project whose .agent/Taskfile.yml the taskfile toolset runs
-              --token TOKEN          bearer token every HTTP request must carry (at least 16 characters);
-                                     prefer the TASKAGENT_MCP_TOKEN environment variable, which ps cannot show
-              --session ID           the session that holds tasks made with create_task (default: queue)
-              --reclaim-interval TIME  how often claims whose lease expired go back to their queue, e.g.
-                                     30s, 5m; "off" to leave that to another process (default: 30s)
-              --allow-origin ORIGIN  also accept requests from this browser origin (repeatable)
-              --allow-host HOST      also accept this Host header, e.g. tasks.internal:8765 (repeatable)
-              --max-request-bytes N  largest request accepted (default: 8388608)
-              --http-session-idle TIME  end an HTTP session after this long without requests, e.g.
-                                     30m, 2h (default: 30m)
-              --max-http-sessions N  most HTTP sessions live at once; more are refused with 503
-                                     (default: 1000)
-              --help                 print this help
-              --version              print the version
+              --store URL                the task store: a JDBC URL (jdbc:postgresql://...,
+                                         jdbc:mariadb://..., jdbc:h2:file:./tasks) or "memory" (lost when
+                                         the server stops)
+              --stdio                    speak MCP on standard input and output (a client starts the server)
+              --http [HOST:]PORT         serve Streamable HTTP at http://HOST:PORT/mcp; HOST is 127.0.0.1
+                                         unless given; any non-loopback HOST needs a token
+              --toolsets LIST            comma-separated, from queue, worker, taskfile, tasks (default: queue)
+              --taskfile-project DIR     the project whose .agent/Taskfile.yml the taskfile toolset runs
+              --token TOKEN              bearer token every HTTP request must carry (at least 16
+                                         characters); prefer the TASKAGENT_MCP_TOKEN environment variable,
+                                         which ps cannot show
+              --session-id ID            the session that holds tasks made with create_task (default: queue)
+              --reclaim-interval TIME    how often claims whose lease expired go back to their queue, e.g.
+                                         30s, 5m; "off" to leave that to another process (default: 30s)
+              --allowed-origin ORIGIN    also accept requests from this browser origin (repeatable)
+              --allowed-host HOST        also accept this Host header, e.g. tasks.internal:8765 (repeatable)
+              --max-request-bytes N      largest request accepted (default: 8388608)
+              --http-session-idle-timeout TIME
+                                         end an HTTP session after this long without requests, e.g. 30m,
+                                         2h (default: 30m)
+              --max-http-sessions N      most HTTP sessions live at once; more are refused with 503
+                                         (default: 1000)
+              --help                     print this help
+              --version                  print the version
 
             Exit codes: 0 stopped normally, 1 could not run, 2 bad command line.
             """;
@@ -270,14 +273,14 @@ public final class ServerCommand {
                     case "--store" -> options.store = value(args, ++i, arg);
                     case "--http" -> options.http(value(args, ++i, arg));
                     case "--toolsets" -> options.toolsets = toolsets(value(args, ++i, arg));
-                    case "--project" -> options.project = Path.of(value(args, ++i, arg));
+                    case "--taskfile-project" -> options.project = Path.of(value(args, ++i, arg));
                     case "--token" -> options.token = value(args, ++i, arg);
-                    case "--session" -> options.session = value(args, ++i, arg);
+                    case "--session-id" -> options.session = value(args, ++i, arg);
                     case "--reclaim-interval" -> options.reclaimInterval = durationOrOff(value(args, ++i, arg), arg);
-                    case "--http-session-idle" -> options.sessionIdle = duration(value(args, ++i, arg), arg);
+                    case "--http-session-idle-timeout" -> options.sessionIdle = duration(value(args, ++i, arg), arg);
                     case "--max-http-sessions" -> options.maxSessions = positive(value(args, ++i, arg), arg);
-                    case "--allow-origin" -> options.origins.add(value(args, ++i, arg));
-                    case "--allow-host" -> options.hosts.add(value(args, ++i, arg));
+                    case "--allowed-origin" -> options.origins.add(value(args, ++i, arg));
+                    case "--allowed-host" -> options.hosts.add(value(args, ++i, arg));
                     case "--max-request-bytes" -> options.maxRequestBytes = positive(value(args, ++i, arg), arg);
                     default -> throw new UsageException("unknown option '" + arg + "'");
                 }
@@ -293,7 +296,7 @@ public final class ServerCommand {
             }
             if (options.stdio && (options.sessionIdle != null || options.maxSessions > 0)) {
                 throw new UsageException(
-                        "--http-session-idle and --max-http-sessions apply to --http; a --stdio server has one session");
+                        "--http-session-idle-timeout and --max-http-sessions apply to --http; a --stdio server has one session");
             }
             if (options.token == null
                     && environment.get(TOKEN_VARIABLE) != null

@@ -126,7 +126,7 @@ class ServerCommandTest {
     void sessionLimitsAreReadForHttpAndRefusedForStdio() throws Exception {
         ServerCommand.Options http = ServerCommand.Options.parse(
                 new String[] {
-                    "--store", "memory", "--http", "0", "--http-session-idle", "5m", "--max-http-sessions", "50"
+                    "--store", "memory", "--http", "0", "--http-session-idle-timeout", "5m", "--max-http-sessions", "50"
                 },
                 Map.of());
 
@@ -135,13 +135,15 @@ class ServerCommandTest {
         assertThat(run("--store", "memory", "--stdio", "--max-http-sessions", "5"))
                 .isEqualTo(2);
         assertThat(err())
-                .startsWith("taskagent-mcp: --http-session-idle and --max-http-sessions apply to --http; a --stdio"
-                        + " server has one session");
+                .startsWith(
+                        "taskagent-mcp: --http-session-idle-timeout and --max-http-sessions apply to --http; a --stdio"
+                                + " server has one session");
         err.reset();
-        assertThat(run("--store", "memory", "--http", "0", "--http-session-idle", "off"))
+        assertThat(run("--store", "memory", "--http", "0", "--http-session-idle-timeout", "off"))
                 .isEqualTo(2);
         assertThat(err())
-                .startsWith("taskagent-mcp: --http-session-idle needs a duration such as 30s, 5m, 1h, got 'off'");
+                .startsWith(
+                        "taskagent-mcp: --http-session-idle-timeout needs a duration such as 30s, 5m, 1h, got 'off'");
     }
 
     @Test
