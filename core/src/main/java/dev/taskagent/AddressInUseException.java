@@ -13,7 +13,10 @@ import java.util.Objects;
 public final class AddressInUseException extends TaskAgentException {
     private static final long serialVersionUID = 1L;
 
+    /** The address that could not be listened on. */
     private final String host;
+
+    /** The port that could not be listened on. */
     private final int port;
 
     /**

@@ -39,7 +39,13 @@ public final class SettingRules {
      * @param token where the token is set, e.g. {@code token(...)} or {@code --token}
      */
     public record ServerNames(String address, String port, String token) {
-        /** Checks that every name is there. */
+        /**
+         * Checks that every name is there.
+         *
+         * @param address where the address is set
+         * @param port where the port is set
+         * @param token where the token is set
+         */
         public ServerNames {
             Objects.requireNonNull(address, "address");
             Objects.requireNonNull(port, "port");
