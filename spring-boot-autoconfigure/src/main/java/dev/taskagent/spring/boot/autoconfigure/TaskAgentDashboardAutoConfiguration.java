@@ -46,6 +46,6 @@ public class TaskAgentDashboardAutoConfiguration {
         }
         // Built now, so that a refused setting fails the context's start rather than its first request.
         builder.build();
-        return new DashboardLifecycle(builder::build);
+        return new DashboardLifecycle(builder::build, settings.names().port());
     }
 }

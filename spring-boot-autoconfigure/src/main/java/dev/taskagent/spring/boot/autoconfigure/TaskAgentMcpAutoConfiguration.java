@@ -49,6 +49,6 @@ public class TaskAgentMcpAutoConfiguration {
             builder.token(mcp.getToken());
         }
         builder.build();
-        return new McpServerLifecycle(builder::build);
+        return new McpServerLifecycle(builder::build, mcp.names().port());
     }
 }

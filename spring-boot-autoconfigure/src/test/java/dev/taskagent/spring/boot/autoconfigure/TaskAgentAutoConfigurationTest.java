@@ -21,6 +21,8 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -241,6 +243,28 @@ class TaskAgentAutoConfigurationTest {
                 .withBean(DashboardLifecycle.class, () -> own)
                 .run(context ->
                         assertThat(context.getBean(DashboardLifecycle.class)).isSameAs(own));
+    }
+
+    @Test
+    void aPortInUseStopsTheContextNamingThePortProperty() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+            for (String server : List.of("mcp", "dashboard")) {
+                runner.withPropertyValues(
+                                "taskagent." + server + ".enabled=true", "taskagent." + server + ".port=" + port)
+                        .run(context -> {
+                            assertThat(context).hasFailed();
+                            assertThat(context.getStartupFailure())
+                                    .rootCause()
+                                    .isInstanceOf(java.net.BindException.class);
+                            assertThat(context.getStartupFailure())
+                                    .hasStackTraceContaining("AddressInUseException: 127.0.0.1:" + port
+                                            + " is already in use: choose another port with taskagent." + server
+                                            + ".port (0 picks a free port), or stop the process that listens"
+                                            + " there");
+                        });
+            }
+        }
     }
 
     @Test
