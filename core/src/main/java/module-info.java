@@ -25,7 +25,9 @@ module dev.taskagent.core {
     // Not API: shared with the library's own modules only, so that they shorten and check texts the one way.
     exports dev.taskagent.internal to
             dev.taskagent.taskfile,
-            dev.taskagent.mcp;
+            dev.taskagent.mcp,
+            dev.taskagent.dashboard,
+            dev.taskagent.spring.boot.autoconfigure;
     // The one JSON model of a task, rendered by the MCP server and the board as the tools render it.
     exports dev.taskagent.internal.json to
             dev.taskagent.mcp,

@@ -20,7 +20,7 @@ function transportFor(agent) {
     const [java, jar, store] = rest;
     return new StdioClientTransport({
       command: java,
-      args: ['-jar', jar, '--store', store, '--stdio', '--reclaim-every', 'off'],
+      args: ['-jar', jar, '--store', store, '--stdio', '--reclaim-interval', 'off'],
       stderr: 'inherit',
     });
   }

@@ -13,7 +13,8 @@ package dev.taskagent;
  *       written;
  *   <li>{@link dev.taskagent.llm.ChatModelException}: a model call failed;
  *   <li>{@link dev.taskagent.tool.ToolArgumentException} and {@link dev.taskagent.tool.ToolExecutionException}:
- *       a tool call's arguments were bad (a soft error for the model), or the tool failed (a hard error).
+ *       a tool call's arguments were bad (a soft error for the model), or the tool failed (a hard error);
+ *   <li>{@link AddressInUseException}: a server could not listen, as its address and port were taken.
  * </ul>
  *
  * <p>Bad arguments from the host application (a null, a blank name, a negative limit) are reported with

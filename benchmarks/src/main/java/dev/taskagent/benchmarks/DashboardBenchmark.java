@@ -76,11 +76,7 @@ public class DashboardBenchmark {
                 return null;
             });
         }
-        board = TaskDashboard.builder()
-                .store(taskStore)
-                .bind("127.0.0.1", 0)
-                .build()
-                .start();
+        board = TaskDashboard.builder(taskStore).bind("127.0.0.1", 0).build().start();
         client = HttpClient.newHttpClient();
         listing = HttpRequest.newBuilder(URI.create(board.uri() + "api/sessions/" + SESSION + "/tasks?limit=" + TASKS))
                 .build();

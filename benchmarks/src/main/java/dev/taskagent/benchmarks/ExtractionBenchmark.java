@@ -78,7 +78,7 @@ public class ExtractionBenchmark {
     public void openStore() {
         benchStore = BenchStore.open(store, "extraction", 2);
         taskStore = benchStore.store();
-        agent = TaskAgent.builder().store(taskStore).chatModel(model).build();
+        agent = TaskAgent.builder(taskStore, model).build();
         messages = messages();
     }
 

@@ -79,8 +79,7 @@ public class McpBenchmark {
         public void start() {
             store = new InMemoryTaskStore();
             queue = TaskQueue.builder(store).build();
-            server = TaskMcpServer.builder()
-                    .queue(queue)
+            server = TaskMcpServer.builder(queue)
                     .toolsets(dev.taskagent.mcp.Toolset.WORKER)
                     .http("127.0.0.1", 0)
                     .build()

@@ -5,7 +5,6 @@ import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.engine.ModelLoop;
 import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.llm.ChatModel;
-import dev.taskagent.llm.ChatModels;
 import dev.taskagent.llm.ChatOptions;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.store.TaskStore;
@@ -24,10 +23,7 @@ import org.slf4j.LoggerFactory;
  * task list true, through the tool calls of a {@link ChatModel}.
  *
  * <pre>{@code
- * TaskAgent agent = TaskAgent.builder()
- *         .store(new InMemoryTaskStore())
- *         .chatModel(ChatModels.discover())
- *         .build();
+ * TaskAgent agent = TaskAgent.builder(new InMemoryTaskStore(), ChatModels.discover()).build();
  * AgentRun run = agent.run("session-42", List.of(
  *         ConversationMessage.user("m1", "Add a dark mode toggle to the settings page")));
  * }</pre>
@@ -94,13 +90,16 @@ public final class TaskAgent {
     }
 
     /**
-     * Starts configuring an agent; {@link Builder#store(TaskStore)} and {@link
-     * Builder#chatModel(ChatModel)} are required.
+     * Starts configuring an agent of the tasks in this store, driven by this model.
      *
+     * @param store where the tasks live
+     * @param chatModel the model that reads the messages and calls the tools; see {@link
+     *     dev.taskagent.llm.ChatModels#discover()} to find one on the class path
      * @return a new builder
+     * @throws NullPointerException if {@code store} or {@code chatModel} is null
      */
-    public static Builder builder() {
-        return new Builder();
+    public static Builder builder(TaskStore store, ChatModel chatModel) {
+        return new Builder(store, chatModel);
     }
 
     /**
@@ -191,8 +190,8 @@ public final class TaskAgent {
         /** Default of {@link #listingTokenBudget(int)}. */
         public static final int DEFAULT_LISTING_TOKEN_BUDGET = 4_000;
 
-        private TaskStore store;
-        private ChatModel chatModel;
+        private final TaskStore store;
+        private final ChatModel chatModel;
         private int maxIterations = DEFAULT_MAX_ITERATIONS;
         private int previousProgressWindow = DEFAULT_PREVIOUS_PROGRESS_WINDOW;
         private int partTruncationLength = DEFAULT_PART_TRUNCATION_LENGTH;
@@ -204,31 +203,10 @@ public final class TaskAgent {
         private boolean stepsTool;
         private TaskObserver observer = TaskObserver.none();
 
-        private Builder() {}
-
-        /**
-         * Sets where the tasks live. Required.
-         *
-         * @param value the store
-         * @return this builder
-         * @throws NullPointerException if {@code value} is null
-         */
-        public Builder store(TaskStore value) {
-            store = Objects.requireNonNull(value, "store");
-            return this;
-        }
-
-        /**
-         * Sets the model that reads the messages and calls the tools. Required; see {@link
-         * ChatModels#discover()} to find one on the class path.
-         *
-         * @param value the model
-         * @return this builder
-         * @throws NullPointerException if {@code value} is null
-         */
-        public Builder chatModel(ChatModel value) {
-            chatModel = Objects.requireNonNull(value, "chatModel");
-            return this;
+        private Builder(TaskStore store, ChatModel chatModel) {
+            this.store = Objects.requireNonNull(store, "store");
+            // A missing model is the usual first mistake: say where to get one.
+            this.chatModel = Objects.requireNonNull(chatModel, () -> ModelLoop.missingChatModel("TaskAgent"));
         }
 
         /**
@@ -381,13 +359,6 @@ public final class TaskAgent {
          * @throws IllegalStateException if the store or the chat model was not set
          */
         public TaskAgent build() {
-            if (store == null) {
-                throw new IllegalStateException(
-                        "TaskAgent needs a store: call store(...) with a TaskStore, e.g. new InMemoryTaskStore()");
-            }
-            if (chatModel == null) {
-                throw new IllegalStateException(ModelLoop.missingChatModel("TaskAgent"));
-            }
             return new TaskAgent(this);
         }
     }

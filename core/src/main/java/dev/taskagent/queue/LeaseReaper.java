@@ -1,5 +1,6 @@
 package dev.taskagent.queue;
 
+import dev.taskagent.internal.SettingRules;
 import dev.taskagent.store.ReclaimedTask;
 import java.time.Duration;
 import java.util.List;
@@ -13,11 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes back the tasks of dead workers: runs {@link TaskQueue#reclaimExpired()} on a daemon thread every
- * {@linkplain Builder#interval(Duration) interval}, so that a task whose claim's lease expired goes back
+ * {@linkplain Builder#reclaimInterval(Duration) reclaim interval}, so that a task whose claim's lease expired goes back
  * to its assignee's queue (or fails, after its last allowed attempt).
  *
  * <pre>{@code
- * try (LeaseReaper reaper = LeaseReaper.builder(queue).interval(Duration.ofSeconds(30)).start()) {
+ * try (LeaseReaper reaper = LeaseReaper.builder(queue).reclaimInterval(Duration.ofSeconds(30)).start()) {
  *     // ... the application runs its workers ...
  * }
  * }</pre>
@@ -30,8 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class LeaseReaper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseReaper.class);
 
-    /** How often a reaper runs unless its builder sets another interval. */
-    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
+    /** How often a reaper reclaims expired leases unless its builder sets another {@linkplain Builder#reclaimInterval(Duration) reclaim interval}. */
+    public static final Duration DEFAULT_RECLAIM_INTERVAL = Duration.ofSeconds(30);
 
     private final TaskQueue queue;
     private final ScheduledExecutorService scheduler;
@@ -44,7 +45,7 @@ public final class LeaseReaper implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        long millis = builder.interval.toMillis();
+        long millis = builder.reclaimInterval.toMillis();
         scheduler.scheduleWithFixedDelay(this::reclaimQuietly, millis, millis, TimeUnit.MILLISECONDS);
     }
 
@@ -119,7 +120,7 @@ public final class LeaseReaper implements AutoCloseable {
     /** Configures a {@link LeaseReaper}; each setter checks its argument at once. Not thread-safe. */
     public static final class Builder {
         private final TaskQueue queue;
-        private Duration interval = DEFAULT_INTERVAL;
+        private Duration reclaimInterval = DEFAULT_RECLAIM_INTERVAL;
         private String threadName = "taskagent-lease-reaper";
 
         private Builder(TaskQueue queue) {
@@ -135,12 +136,12 @@ public final class LeaseReaper implements AutoCloseable {
          * @throws NullPointerException if {@code value} is null
          * @throws IllegalArgumentException if {@code value} is out of bounds
          */
-        public Builder interval(Duration value) {
-            Objects.requireNonNull(value, "interval");
-            if (value.compareTo(Duration.ofMillis(10)) < 0 || value.compareTo(Duration.ofDays(1)) > 0) {
-                throw new IllegalArgumentException("interval must be between 10 ms and 1 day, was " + value);
-            }
-            interval = value;
+        public Builder reclaimInterval(Duration value) {
+            Objects.requireNonNull(value, "reclaimInterval");
+            SettingRules.reclaimIntervalProblem(value, "reclaimInterval").ifPresent(problem -> {
+                throw new IllegalArgumentException(problem);
+            });
+            reclaimInterval = value;
             return this;
         }
 

@@ -39,9 +39,7 @@ import org.slf4j.LoggerFactory;
  * the model reports it done.
  *
  * <pre>{@code
- * StepExecutor executor = StepExecutor.builder()
- *         .store(store)
- *         .chatModel(model)
+ * StepExecutor executor = StepExecutor.builder(store, model)
  *         .toolbox(Toolbox.of(sendWhatsApp))
  *         .listener(event -> ui.show(event))
  *         .build();
@@ -121,13 +119,16 @@ public final class StepExecutor {
     }
 
     /**
-     * Starts configuring an executor; {@link Builder#store(TaskStore)} and {@link
-     * Builder#chatModel(ChatModel)} are required.
+     * Starts configuring an executor of the tasks in this store, driven by this model.
      *
+     * @param store where the tasks live
+     * @param chatModel the model that reads the messages and calls the tools; see {@link
+     *     dev.taskagent.llm.ChatModels#discover()} to find one on the class path
      * @return a builder
+     * @throws NullPointerException if {@code store} or {@code chatModel} is null
      */
-    public static Builder builder() {
-        return new Builder();
+    public static Builder builder(TaskStore store, ChatModel chatModel) {
+        return new Builder(store, chatModel);
     }
 
     /**
@@ -375,8 +376,8 @@ public final class StepExecutor {
 
     /** Configures a {@link StepExecutor}; each setter checks its argument at once. Not thread-safe. */
     public static final class Builder {
-        private TaskStore store;
-        private ChatModel chatModel;
+        private final TaskStore store;
+        private final ChatModel chatModel;
         private Toolbox toolbox = Toolbox.empty();
         private final List<TaskListener> listeners = new ArrayList<>();
         private Clock clock = Clock.systemUTC();
@@ -387,29 +388,10 @@ public final class StepExecutor {
         private boolean statusLeftToCaller;
         private TaskObserver observer = TaskObserver.none();
 
-        private Builder() {}
-
-        /**
-         * Sets the store that holds the tasks. Required.
-         *
-         * @param value the store
-         * @return this builder
-         */
-        public Builder store(TaskStore value) {
-            store = Objects.requireNonNull(value, "store");
-            return this;
-        }
-
-        /**
-         * Sets the model that executes the steps; it should stream ({@link ChatModel#chatStreaming}) for
-         * ticks to arrive while it writes. Required.
-         *
-         * @param value the model
-         * @return this builder
-         */
-        public Builder chatModel(ChatModel value) {
-            chatModel = Objects.requireNonNull(value, "chatModel");
-            return this;
+        private Builder(TaskStore store, ChatModel chatModel) {
+            this.store = Objects.requireNonNull(store, "store");
+            // A missing model is the usual first mistake: say where to get one.
+            this.chatModel = Objects.requireNonNull(chatModel, () -> ModelLoop.missingChatModel("StepExecutor"));
         }
 
         /**
@@ -540,13 +522,6 @@ public final class StepExecutor {
          * @throws IllegalStateException if the store or the model is missing
          */
         public StepExecutor build() {
-            if (store == null) {
-                throw new IllegalStateException(
-                        "StepExecutor needs a store: call store(...) with a TaskStore, e.g. new InMemoryTaskStore()");
-            }
-            if (chatModel == null) {
-                throw new IllegalStateException(ModelLoop.missingChatModel("StepExecutor"));
-            }
             return new StepExecutor(this);
         }
     }

@@ -24,34 +24,39 @@ class TaskAgentBuilderTest {
 
     @Test
     void buildingWithoutAStoreOrAModelNamesWhatIsMissing() {
-        assertThatThrownBy(
-                        () -> TaskAgent.builder().chatModel(UNTOUCHABLE_MODEL).build())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("TaskAgent needs a store: call store(...) with a TaskStore, e.g. new InMemoryTaskStore()");
-        assertThatThrownBy(() -> TaskAgent.builder().store(UNTOUCHABLE_STORE).build())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("TaskAgent needs a chat model");
+        assertThatThrownBy(() -> TaskAgent.builder(null, UNTOUCHABLE_MODEL))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("store");
+        assertThatThrownBy(() -> TaskAgent.builder(UNTOUCHABLE_STORE, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("TaskAgent needs a chat model: pass a ChatModel to TaskAgent.builder(store, chatModel),"
+                        + " e.g. ChatModels.discover(), which finds taskagent-llm-openai on the class path and"
+                        + " configures it from OPENAI_API_KEY, or OpenAiChatModel.builder().apiKey(...).build()");
     }
 
     @Test
     void settersRejectBadValuesAtOnceAndNameThem() {
-        assertThatThrownBy(() -> TaskAgent.builder().maxIterations(0))
+        assertThatThrownBy(() ->
+                        TaskAgent.builder(UNTOUCHABLE_STORE, UNTOUCHABLE_MODEL).maxIterations(0))
                 .hasMessage("maxIterations must be at least 1, was 0");
-        assertThatThrownBy(() -> TaskAgent.builder().previousProgressWindow(-1))
+        assertThatThrownBy(() ->
+                        TaskAgent.builder(UNTOUCHABLE_STORE, UNTOUCHABLE_MODEL).previousProgressWindow(-1))
                 .hasMessage("previousProgressWindow must not be negative, was -1");
-        assertThatThrownBy(() -> TaskAgent.builder().partTruncationLength(0))
+        assertThatThrownBy(() ->
+                        TaskAgent.builder(UNTOUCHABLE_STORE, UNTOUCHABLE_MODEL).partTruncationLength(0))
                 .hasMessage("partTruncationLength must be at least 1, was 0");
-        assertThatThrownBy(() -> TaskAgent.builder().store(null)).hasMessage("store");
-        assertThatThrownBy(() -> TaskAgent.builder().listener(null)).hasMessage("listener");
-        assertThatThrownBy(() -> TaskAgent.builder().onTaskFinished(null)).hasMessage("finishedTaskHook");
+        assertThatThrownBy(() ->
+                        TaskAgent.builder(UNTOUCHABLE_STORE, UNTOUCHABLE_MODEL).listener(null))
+                .hasMessage("listener");
+        assertThatThrownBy(() ->
+                        TaskAgent.builder(UNTOUCHABLE_STORE, UNTOUCHABLE_MODEL).onTaskFinished(null))
+                .hasMessage("finishedTaskHook");
     }
 
     @Test
     void runRejectsBadHostInputBeforeTouchingStoreOrModel() {
-        TaskAgent agent = TaskAgent.builder()
-                .store(UNTOUCHABLE_STORE)
-                .chatModel(UNTOUCHABLE_MODEL)
-                .build();
+        TaskAgent agent =
+                TaskAgent.builder(UNTOUCHABLE_STORE, UNTOUCHABLE_MODEL).build();
         List<ConversationMessage> one = List.of(ConversationMessage.user("m1", "hi"));
 
         assertThatThrownBy(() -> agent.run(" ", one))

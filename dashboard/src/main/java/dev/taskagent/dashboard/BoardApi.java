@@ -250,7 +250,7 @@ final class BoardApi {
                     403,
                     null,
                     "Actions are off: this board is read-only. Its owner can turn them on"
-                            + " with TaskDashboard.builder().token(...).enableActions()");
+                            + " with TaskDashboard.builder(store).token(...).enableActions()");
         }
         JsonNode request = requestBody(body);
         long version = expectedVersion(headers, request);

@@ -3,6 +3,7 @@ package dev.taskagent.dashboard;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.taskagent.internal.SettingRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -51,7 +52,7 @@ final class BoardHttp implements HttpHandler {
 
     BoardHttp(TaskDashboard.Settings settings, EventStream events, ExchangeExecutor exchanges) {
         this.settings = settings;
-        this.checkHost = TaskDashboard.isLoopback(settings.host())
+        this.checkHost = SettingRules.isLoopback(settings.host())
                 || !settings.allowedHosts().isEmpty();
         this.tokenDigest = settings.token() == null ? null : sha256(settings.token());
         this.api = new BoardApi(settings, events);
@@ -201,7 +202,7 @@ final class BoardHttp implements HttpHandler {
         }
         String name = host.strip().toLowerCase(Locale.ROOT);
         String bare = name.startsWith("[") ? name.substring(0, name.indexOf(']') + 1) : name.replaceFirst(":\\d*$", "");
-        if (LOOPBACK_HOSTS.contains(bare) && TaskDashboard.isLoopback(settings.host())) {
+        if (LOOPBACK_HOSTS.contains(bare) && SettingRules.isLoopback(settings.host())) {
             return true;
         }
         if (Origins.namesPublicHost(name, settings.publicOrigins())) {

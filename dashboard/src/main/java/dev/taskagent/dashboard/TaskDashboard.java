@@ -1,13 +1,13 @@
 package dev.taskagent.dashboard;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.taskagent.AddressInUseException;
 import dev.taskagent.event.EventFeed;
+import dev.taskagent.internal.SettingRules;
 import dev.taskagent.store.TaskStore;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import java.util.Objects;
  * the store's {@linkplain TaskStore#eventFeed() event feed}, on the JDK's own HTTP server.
  *
  * <pre>{@code
- * try (TaskDashboard board = TaskDashboard.builder().store(store).build().start()) {
+ * try (TaskDashboard board = TaskDashboard.builder(store).build().start()) {
  *     System.out.println("Task board: " + board.uri());
  *     ...
  * }
@@ -39,13 +39,13 @@ import java.util.Objects;
 public final class TaskDashboard implements AutoCloseable {
 
     /** The address the board listens on unless the builder binds another. */
-    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final String DEFAULT_HOST = SettingRules.LOOPBACK_ADDRESS;
 
     /** The port the board listens on unless the builder binds another. */
     public static final int DEFAULT_PORT = 8080;
 
     /** The shortest token accepted: shorter ones are guessable. */
-    public static final int MIN_TOKEN_LENGTH = 16;
+    public static final int MIN_TOKEN_LENGTH = SettingRules.MIN_TOKEN_LENGTH;
 
     /** How often an idle event stream sends a heartbeat unless the builder says otherwise. */
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(15);
@@ -62,6 +62,10 @@ public final class TaskDashboard implements AutoCloseable {
     /** How long a client may take to send its request unless the builder says otherwise. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
+    /** How the builder's settings are named in its messages. */
+    private static final SettingRules.ServerNames NAMES =
+            new SettingRules.ServerNames("bind(address, port)", "bind(address, port)", "token(...)");
+
     private final Settings settings;
     private final Object lifecycle = new Object();
     private HttpServer server;
@@ -75,12 +79,14 @@ public final class TaskDashboard implements AutoCloseable {
     }
 
     /**
-     * Starts a builder.
+     * Starts a builder of a board of this store's tasks.
      *
+     * @param store the store whose tasks the board shows; the board does not close it
      * @return a builder with the defaults: {@value #DEFAULT_HOST}:{@value #DEFAULT_PORT}, no token, read-only
+     * @throws NullPointerException if {@code store} is null
      */
-    public static Builder builder() {
-        return new Builder();
+    public static Builder builder(TaskStore store) {
+        return new Builder(store);
     }
 
     /**
@@ -88,7 +94,10 @@ public final class TaskDashboard implements AutoCloseable {
      * page refreshes by polling).
      *
      * @return this board
-     * @throws IllegalStateException if it was started before or closed, or the address cannot be bound
+     * @throws AddressInUseException if another process listens on the address and port (the message names
+     *     them)
+     * @throws IllegalStateException if it was started before or closed, or the address cannot be bound for
+     *     another reason
      */
     public TaskDashboard start() {
         synchronized (lifecycle) {
@@ -103,6 +112,13 @@ public final class TaskDashboard implements AutoCloseable {
                 server = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 64);
             } catch (IOException e) {
                 executor.close();
+                if (SettingRules.isAddressInUse(e)) {
+                    throw new AddressInUseException(
+                            SettingRules.addressInUse(settings.host(), settings.port(), NAMES.port()),
+                            settings.host(),
+                            settings.port(),
+                            e);
+                }
                 throw new IllegalStateException(
                         "Could not listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage()
                                 + "; choose another port, or port 0 for any free one",
@@ -209,14 +225,6 @@ public final class TaskDashboard implements AutoCloseable {
         }
     }
 
-    static boolean isLoopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
-    }
-
     /** What a built board was configured with. */
     record Settings(
             TaskStore store,
@@ -240,7 +248,7 @@ public final class TaskDashboard implements AutoCloseable {
      * <p>Not thread-safe.
      */
     public static final class Builder {
-        private TaskStore store;
+        private final TaskStore store;
         private String host = DEFAULT_HOST;
         private int port = DEFAULT_PORT;
         private String token;
@@ -254,18 +262,8 @@ public final class TaskDashboard implements AutoCloseable {
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Clock clock = Clock.systemUTC();
 
-        private Builder() {}
-
-        /**
-         * Sets the store whose tasks the board shows. Required.
-         *
-         * @param value the store
-         * @return this builder
-         * @throws NullPointerException if {@code value} is null
-         */
-        public Builder store(TaskStore value) {
-            store = Objects.requireNonNull(value, "store");
-            return this;
+        private Builder(TaskStore store) {
+            this.store = Objects.requireNonNull(store, "store");
         }
 
         /**
@@ -280,12 +278,8 @@ public final class TaskDashboard implements AutoCloseable {
          */
         public Builder bind(String address, int portNumber) {
             Objects.requireNonNull(address, "address");
-            if (address.isBlank()) {
-                throw new IllegalArgumentException("The address to bind is blank; use " + DEFAULT_HOST);
-            }
-            if (portNumber < 0 || portNumber > 65_535) {
-                throw new IllegalArgumentException("The port must be 0-65535, was " + portNumber);
-            }
+            SettingRules.addressProblem(address, NAMES).ifPresent(Builder::refuse);
+            SettingRules.portProblem(portNumber, NAMES).ifPresent(Builder::refuse);
             host = address.strip();
             port = portNumber;
             return this;
@@ -302,12 +296,13 @@ public final class TaskDashboard implements AutoCloseable {
          */
         public Builder token(String value) {
             Objects.requireNonNull(value, "token");
-            if (value.length() < MIN_TOKEN_LENGTH || value.chars().anyMatch(Character::isWhitespace)) {
-                throw new IllegalArgumentException("The token must have at least " + MIN_TOKEN_LENGTH
-                        + " characters and no white space (got " + value.length() + " characters)");
-            }
+            SettingRules.tokenProblem(value, NAMES).ifPresent(Builder::refuse);
             token = value;
             return this;
+        }
+
+        private static void refuse(String problem) {
+            throw new IllegalArgumentException(problem);
         }
 
         /**
@@ -453,23 +448,17 @@ public final class TaskDashboard implements AutoCloseable {
          * Builds the board; {@link TaskDashboard#start()} starts it.
          *
          * @return the board, not started
-         * @throws IllegalStateException if no store was set, if a non-loopback address has no token, if
+         * @throws IllegalStateException if a non-loopback address has no token, if
          *     actions were enabled without a token, or if the event streams could take every connection
          */
         public TaskDashboard build() {
-            if (store == null) {
-                throw new IllegalStateException("No store: call store(...) with the TaskStore whose tasks to show");
-            }
-            if (token == null && !isLoopback(host)) {
-                throw new IllegalStateException("The task board would listen on " + host
-                        + ", which is not a loopback address, without a token: set token(...) (at least "
-                        + MIN_TOKEN_LENGTH + " characters), or bind(\"" + DEFAULT_HOST + "\", port)");
-            }
-            if (actionsEnabled && token == null) {
-                throw new IllegalStateException("Actions need a token: set token(...) (at least " + MIN_TOKEN_LENGTH
-                        + " characters), which every action must carry in its Authorization header,"
-                        + " or leave actions off");
-            }
+            SettingRules.exposureProblem(host, token != null, NAMES).ifPresent(problem -> {
+                throw new IllegalStateException(problem);
+            });
+            SettingRules.actionsProblem(actionsEnabled, token != null, NAMES, "do not call enableActions()")
+                    .ifPresent(problem -> {
+                        throw new IllegalStateException(problem);
+                    });
             if (maxEventClients >= maxConnections) {
                 throw new IllegalStateException("maxEventClients (" + maxEventClients + ") must be below"
                         + " maxConnections (" + maxConnections + "): each event stream holds a connection, and the"

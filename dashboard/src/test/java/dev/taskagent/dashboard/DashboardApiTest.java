@@ -43,8 +43,7 @@ class DashboardApiTest {
 
     @BeforeEach
     void startBoard() {
-        board = TaskDashboard.builder()
-                .store(store)
+        board = TaskDashboard.builder(store)
                 .bind("127.0.0.1", 0)
                 .clock(clock)
                 .build()
@@ -252,11 +251,8 @@ class DashboardApiTest {
                 }));
             }
         };
-        try (TaskDashboard failingBoard = TaskDashboard.builder()
-                .store(failing)
-                .bind("127.0.0.1", 0)
-                .build()
-                .start()) {
+        try (TaskDashboard failingBoard =
+                TaskDashboard.builder(failing).bind("127.0.0.1", 0).build().start()) {
             BoardClient.Reply reply = new BoardClient(failingBoard).get("/api/sessions");
 
             assertThat(reply.status()).isEqualTo(500);
@@ -471,11 +467,8 @@ class DashboardApiTest {
                 }));
             }
         };
-        try (TaskDashboard olderBoard = TaskDashboard.builder()
-                .store(older)
-                .bind("127.0.0.1", 0)
-                .build()
-                .start()) {
+        try (TaskDashboard olderBoard =
+                TaskDashboard.builder(older).bind("127.0.0.1", 0).build().start()) {
             BoardClient olderClient = new BoardClient(olderBoard);
 
             BoardClient.Reply sessions = olderClient.get("/api/sessions");

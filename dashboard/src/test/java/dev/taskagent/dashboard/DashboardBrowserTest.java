@@ -78,8 +78,7 @@ class DashboardBrowserTest {
         try (TestDatabases.Database db = TestDatabases.create(database);
                 JdbcTaskStore store = JdbcTaskStore.open(db.url());
                 JdbcTaskStore workerStore = JdbcTaskStore.open(db.url());
-                TaskDashboard board = TaskDashboard.builder()
-                        .store(store)
+                TaskDashboard board = TaskDashboard.builder(store)
                         .bind("127.0.0.1", 0)
                         .build()
                         .start()) {
@@ -201,8 +200,7 @@ class DashboardBrowserTest {
         String token = "board-token-0123456789";
         InMemoryTaskStore store = new InMemoryTaskStore();
         Task task = TaskQueue.builder(store).build().create(NewTask.of("secret-session", "Only for token holders"));
-        try (TaskDashboard board = TaskDashboard.builder()
-                        .store(store)
+        try (TaskDashboard board = TaskDashboard.builder(store)
                         .bind("127.0.0.1", 0)
                         .token(token)
                         .build()
@@ -227,8 +225,7 @@ class DashboardBrowserTest {
         InMemoryTaskStore store = new InMemoryTaskStore();
         TaskQueue queue = TaskQueue.builder(store).build();
         Task first = queue.create(NewTask.of("trip", "Book flights"));
-        try (TaskDashboard board = TaskDashboard.builder()
-                        .store(store)
+        try (TaskDashboard board = TaskDashboard.builder(store)
                         .bind("127.0.0.1", 0)
                         .maxEventClients(1)
                         .build()
@@ -283,9 +280,7 @@ class DashboardBrowserTest {
                 .respond(ScriptedChatModel.text(CHECK + " STEP 3: Send the shortlist to Hanan on WhatsApp\n"
                         + "Summary: Hanan has the shortlist."))
                 .build();
-        return StepExecutor.builder()
-                .store(store)
-                .chatModel(model)
+        return StepExecutor.builder(store, model)
                 .toolbox(Toolbox.of(checkCalendar))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted) {

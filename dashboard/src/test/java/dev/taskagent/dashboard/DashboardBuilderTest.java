@@ -3,7 +3,10 @@ package dev.taskagent.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.AddressInUseException;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,17 +17,15 @@ class DashboardBuilderTest {
 
     @Test
     void anAddressOtherThanLoopbackWithoutATokenIsRefusedNamingTheFix() {
-        assertThatThrownBy(() ->
-                        TaskDashboard.builder().store(store).bind("0.0.0.0", 0).build())
+        assertThatThrownBy(() -> TaskDashboard.builder(store).bind("0.0.0.0", 0).build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("The task board would listen on 0.0.0.0, which is not a loopback address, without a"
-                        + " token: set token(...) (at least 16 characters), or bind(\"127.0.0.1\", port)");
+                .hasMessage("Listening on 0.0.0.0, which is not a loopback address, needs a token: set token(...)"
+                        + " (at least 16 characters), or listen on 127.0.0.1 with bind(address, port)");
     }
 
     @Test
     void anAddressOtherThanLoopbackWithATokenIsAccepted() {
-        try (TaskDashboard board = TaskDashboard.builder()
-                .store(store)
+        try (TaskDashboard board = TaskDashboard.builder(store)
                 .bind("0.0.0.0", 0)
                 .token(TOKEN)
                 .build()
@@ -36,32 +37,31 @@ class DashboardBuilderTest {
 
     @Test
     void actionsWithoutATokenAreRefused() {
-        assertThatThrownBy(() ->
-                        TaskDashboard.builder().store(store).enableActions().build())
+        assertThatThrownBy(() -> TaskDashboard.builder(store).enableActions().build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("Actions need a token: set token(...)");
+                .hasMessage("Actions need a token: set token(...) (at least 16 characters), which every action"
+                        + " must carry in its Authorization header, or do not call enableActions()");
     }
 
     @Test
     void shortTokensAndTokensWithWhiteSpaceAreRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder().token("short"))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).token("short"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("The token must have at least 16 characters and no white space (got 5 characters)");
-        assertThatThrownBy(() -> TaskDashboard.builder().token("with space in the middle"))
+                .hasMessage("token(...) must have at least 16 characters and no white space (got 5 characters)");
+        assertThatThrownBy(() -> TaskDashboard.builder(store).token("with space in the middle"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aBoardWithoutAStoreIsRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder().build())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("No store: call store(...) with the TaskStore whose tasks to show");
+        assertThatThrownBy(() -> TaskDashboard.builder(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("store");
     }
 
     @Test
     void eventStreamsThatCouldTakeEveryConnectionAreRefusedNamingBothLimits() {
-        assertThatThrownBy(() -> TaskDashboard.builder()
-                        .store(store)
+        assertThatThrownBy(() -> TaskDashboard.builder(store)
                         .maxConnections(8)
                         .maxEventClients(8)
                         .build())
@@ -73,10 +73,10 @@ class DashboardBuilderTest {
 
     @Test
     void connectionLimitsAndRequestTimeoutsOutOfRangeAreRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder().maxConnections(1))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).maxConnections(1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("maxConnections must be 2-10000, was 1");
-        assertThatThrownBy(() -> TaskDashboard.builder().requestTimeout(Duration.ofMillis(10)))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).requestTimeout(Duration.ofMillis(10)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("requestTimeout must be 100 ms to 5 minutes, was PT0.01S");
     }
@@ -85,7 +85,7 @@ class DashboardBuilderTest {
     void aPublicOriginThatIsNotASchemeAndAHostIsRefused() {
         for (String origin :
                 List.of("board.example.com", "https://board.example.com/board", "ftp://board.example.com")) {
-            assertThatThrownBy(() -> TaskDashboard.builder().publicOrigins(origin))
+            assertThatThrownBy(() -> TaskDashboard.builder(store).publicOrigins(origin))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("A public origin is a scheme, a host and an optional port, as a browser sends it in"
                             + " its Origin header, e.g. https://board.example.com; was '" + origin + "'");
@@ -94,18 +94,15 @@ class DashboardBuilderTest {
 
     @Test
     void portsOutOfRangeAreRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder().bind("127.0.0.1", 70_000))
+        assertThatThrownBy(() -> TaskDashboard.builder(store).bind("127.0.0.1", 70_000))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("The port must be 0-65535, was 70000");
+                .hasMessage("Port 70000 is out of range: set bind(address, port) to 0-65535 (0 picks a free port)");
     }
 
     @Test
     void portZeroPicksAFreePortAndTheBoardStartsOnlyOnce() {
-        TaskDashboard board = TaskDashboard.builder()
-                .store(store)
-                .bind("127.0.0.1", 0)
-                .build()
-                .start();
+        TaskDashboard board =
+                TaskDashboard.builder(store).bind("127.0.0.1", 0).build().start();
         try {
             assertThat(board.port()).isPositive();
             assertThat(new BoardClient(board).get("/").status()).isEqualTo(200);
@@ -120,20 +117,22 @@ class DashboardBuilderTest {
     }
 
     @Test
-    void aPortInUseIsReportedWithTheFix() {
-        try (TaskDashboard first = TaskDashboard.builder()
-                .store(store)
-                .bind("127.0.0.1", 0)
-                .build()
-                .start()) {
-            TaskDashboard second = TaskDashboard.builder()
-                    .store(store)
-                    .bind("127.0.0.1", first.port())
-                    .build();
-            assertThatThrownBy(second::start)
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageStartingWith("Could not listen on 127.0.0.1:" + first.port())
-                    .hasMessageEndingWith("choose another port, or port 0 for any free one");
+    void aPortInUseIsATypedExceptionNamingTheAddressAndTheFix() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+            TaskDashboard board =
+                    TaskDashboard.builder(store).bind("127.0.0.1", port).build();
+
+            assertThatThrownBy(board::start)
+                    .isInstanceOf(AddressInUseException.class)
+                    .hasMessage("127.0.0.1:" + port + " is already in use: choose another port with bind(address,"
+                            + " port) (0 picks a free port), or stop the process that listens there")
+                    .satisfies(thrown -> {
+                        AddressInUseException inUse = (AddressInUseException) thrown;
+                        assertThat(inUse.host()).isEqualTo("127.0.0.1");
+                        assertThat(inUse.port()).isEqualTo(port);
+                    });
+            board.close();
         }
     }
 }

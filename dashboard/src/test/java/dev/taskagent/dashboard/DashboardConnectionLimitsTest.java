@@ -40,8 +40,7 @@ class DashboardConnectionLimitsTest {
     @BeforeEach
     void startBoard() {
         TaskQueue.builder(store).build().create(NewTask.of("trip", "Book flights"));
-        board = TaskDashboard.builder()
-                .store(store)
+        board = TaskDashboard.builder(store)
                 .bind("127.0.0.1", 0)
                 .maxConnections(MAX_CONNECTIONS)
                 .maxEventClients(2)

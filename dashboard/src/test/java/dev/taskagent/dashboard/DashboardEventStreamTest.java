@@ -28,8 +28,7 @@ class DashboardEventStreamTest {
 
     @BeforeEach
     void startBoard() {
-        board = TaskDashboard.builder()
-                .store(store)
+        board = TaskDashboard.builder(store)
                 .bind("127.0.0.1", 0)
                 .heartbeatInterval(Duration.ofMillis(100))
                 .stallTimeout(Duration.ofSeconds(2))
@@ -147,8 +146,7 @@ class DashboardEventStreamTest {
 
     @Test
     void theSlotOfAClientThatClosedItsStreamIsFreeForTheNextOneAtOnce() throws Exception {
-        try (TaskDashboard small = TaskDashboard.builder()
-                .store(store)
+        try (TaskDashboard small = TaskDashboard.builder(store)
                 .bind("127.0.0.1", 0)
                 .maxEventClients(2)
                 .heartbeatInterval(Duration.ofMinutes(5)) // no heartbeat would notice the closed client

@@ -27,8 +27,7 @@ class DashboardRenderMeasurement {
         String database = TestDatabases.names().contains("postgresql") ? "postgresql" : "h2";
         try (TestDatabases.Database db = TestDatabases.create(database);
                 JdbcTaskStore store = JdbcTaskStore.open(db.url());
-                TaskDashboard board = TaskDashboard.builder()
-                        .store(store)
+                TaskDashboard board = TaskDashboard.builder(store)
                         .bind("127.0.0.1", 0)
                         .build()
                         .start();

@@ -30,8 +30,7 @@ class DashboardStoresTest {
         try (TestDatabases.Database db = TestDatabases.create(database);
                 JdbcTaskStore store = JdbcTaskStore.open(db.url());
                 JdbcTaskStore otherProcess = JdbcTaskStore.open(db.url());
-                TaskDashboard board = TaskDashboard.builder()
-                        .store(store)
+                TaskDashboard board = TaskDashboard.builder(store)
                         .bind("127.0.0.1", 0)
                         .build()
                         .start()) {

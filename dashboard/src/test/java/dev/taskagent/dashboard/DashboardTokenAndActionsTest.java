@@ -34,8 +34,7 @@ class DashboardTokenAndActionsTest {
 
     @BeforeEach
     void startBoard() {
-        board = TaskDashboard.builder()
-                .store(store)
+        board = TaskDashboard.builder(store)
                 .bind("127.0.0.1", 0)
                 .token(TOKEN)
                 .enableActions()
@@ -305,8 +304,7 @@ class DashboardTokenAndActionsTest {
     }
 
     private TaskDashboard proxiedBoard() {
-        return TaskDashboard.builder()
-                .store(store)
+        return TaskDashboard.builder(store)
                 .bind("127.0.0.1", 0)
                 .token(TOKEN)
                 .enableActions()

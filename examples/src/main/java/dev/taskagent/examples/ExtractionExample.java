@@ -47,9 +47,7 @@ public final class ExtractionExample {
                 ConversationMessage.user("msg-3", "Perfect. Anna's number is +39 333 1234567."));
 
         TaskStore store = new InMemoryTaskStore();
-        TaskAgent agent = TaskAgent.builder()
-                .store(store)
-                .chatModel(scriptedModel())
+        TaskAgent agent = TaskAgent.builder(store, scriptedModel())
                 .onTaskFinished(task -> out.println("(hook) finished: " + task.description()))
                 .build();
 

@@ -1,5 +1,6 @@
 package dev.taskagent.examples;
 
+import dev.taskagent.AddressInUseException;
 import dev.taskagent.dashboard.TaskDashboard;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.openai.OpenAiChatModel;
@@ -123,6 +124,9 @@ public final class FlagshipDemo {
         } catch (DemoFailure e) {
             err.println("taskagent demo: " + e.getMessage());
             return EXIT_FAILED;
+        } catch (AddressInUseException e) {
+            err.println("taskagent demo: " + e.messageNaming("--dashboard PORT"));
+            return EXIT_FAILED;
         }
     }
 
@@ -144,8 +148,7 @@ public final class FlagshipDemo {
                 new FlagshipRun(out, store, realModel, Duration.ZERO).run();
                 return;
             }
-            try (TaskDashboard board = TaskDashboard.builder()
-                    .store(store)
+            try (TaskDashboard board = TaskDashboard.builder(store)
                     .bind(TaskDashboard.DEFAULT_HOST, options.dashboardPort())
                     .build()
                     .start()) {

@@ -131,9 +131,7 @@ final class FlagshipRun {
             TaskBoard.print(out, "carried over from an earlier run", store, SESSION, AGENTS);
             return extractedEarlier;
         }
-        TaskAgent agent = TaskAgent.builder()
-                .store(store)
-                .chatModel(realModel != null ? realModel : FlagshipScript.extraction())
+        TaskAgent agent = TaskAgent.builder(store, realModel != null ? realModel : FlagshipScript.extraction())
                 .withStepsTool()
                 .build();
         AgentRun run = agent.run(SESSION, CONVERSATION);
@@ -198,9 +196,7 @@ final class FlagshipRun {
     }
 
     private StepExecutor executor() {
-        return StepExecutor.builder()
-                .store(store)
-                .chatModel(realModel != null ? realModel : FlagshipScript.execution())
+        return StepExecutor.builder(store, realModel != null ? realModel : FlagshipScript.execution())
                 .toolbox(Toolbox.of(StepsExample.sendWhatsApp(out)))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted step) {

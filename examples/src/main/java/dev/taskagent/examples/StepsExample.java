@@ -74,9 +74,7 @@ public final class StepsExample {
         out.println("Before:");
         out.println(renderCard(task));
 
-        StepExecutor executor = StepExecutor.builder()
-                .store(store)
-                .chatModel(scriptedModel())
+        StepExecutor executor = StepExecutor.builder(store, scriptedModel())
                 .toolbox(Toolbox.of(sendWhatsApp(out)))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted step) {

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -218,6 +220,20 @@ class FlagshipDemoTest {
         assertThat(run.err())
                 .startsWith("taskagent demo: --dashboard takes a port from 0 to 65535 (0 picks a free one),"
                         + " not 'eighty'\n\nUsage:");
+    }
+
+    @Test
+    void aDashboardPortInUseIsOneLineNamingTheAddressAndTheFlag() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+
+            Run run = run(Map.of(), "--data", data.toString(), "--dashboard", String.valueOf(port));
+
+            assertThat(run.status()).isEqualTo(FlagshipDemo.EXIT_FAILED);
+            assertThat(run.err())
+                    .isEqualTo("taskagent demo: 127.0.0.1:" + port + " is already in use: choose another port with"
+                            + " --dashboard PORT (0 picks a free port), or stop the process that listens there\n");
+        }
     }
 
     @Test

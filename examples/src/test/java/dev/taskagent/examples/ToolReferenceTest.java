@@ -158,8 +158,7 @@ class ToolReferenceTest {
         ScriptedChatModel model = ScriptedChatModel.builder()
                 .respond(ScriptedChatModel.toolCalls(ScriptedChatModel.call("finish", "{}")))
                 .build();
-        TaskAgent.Builder agent =
-                TaskAgent.builder().store(new InMemoryTaskStore()).chatModel(model);
+        TaskAgent.Builder agent = TaskAgent.builder(new InMemoryTaskStore(), model);
         if (withStepsTool) {
             agent.withStepsTool();
         }

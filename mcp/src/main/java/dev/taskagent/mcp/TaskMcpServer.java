@@ -1,6 +1,8 @@
 package dev.taskagent.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.taskagent.AddressInUseException;
+import dev.taskagent.internal.SettingRules;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
@@ -17,9 +19,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.http.HttpServlet;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -41,8 +41,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * on the official MCP Java SDK; speaks stdio or Streamable HTTP at {@code /mcp}.
  *
  * <pre>{@code
- * try (TaskMcpServer server = TaskMcpServer.builder()
- *         .store(store)
+ * try (TaskMcpServer server = TaskMcpServer.builder(store)
  *         .toolsets(Toolset.QUEUE, Toolset.TASKS)
  *         .http("127.0.0.1", 8765)
  *         .build()
@@ -67,7 +66,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class TaskMcpServer implements AutoCloseable {
     /** The address HTTP listens on unless told otherwise. */
-    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final String DEFAULT_HOST = SettingRules.LOOPBACK_ADDRESS;
 
     /** The port of the runnable jar's HTTP server unless told otherwise. */
     public static final int DEFAULT_PORT = 8765;
@@ -87,7 +86,11 @@ public final class TaskMcpServer implements AutoCloseable {
     public static final int DEFAULT_MAX_SESSIONS = 1_000;
 
     /** The shortest bearer token accepted: shorter ones are guessable. */
-    public static final int MIN_TOKEN_LENGTH = 16;
+    public static final int MIN_TOKEN_LENGTH = SettingRules.MIN_TOKEN_LENGTH;
+
+    /** How the builder's settings are named in its messages. */
+    private static final SettingRules.ServerNames NAMES =
+            new SettingRules.ServerNames("http(address, port)", "http(address, port)", "token(...)");
 
     /** Sent to clients in {@code initialize}: how the tools fit together, for the model. */
     static final String INSTRUCTIONS = "A task queue shared by several agents. Claim your next task with"
@@ -101,14 +104,14 @@ public final class TaskMcpServer implements AutoCloseable {
             OutputStream output,
             String host,
             int port,
-            String bearerToken,
+            String token,
             List<String> allowedOrigins,
             List<String> allowedHosts,
             int maxRequestBytes,
             Duration sessionIdleTimeout,
             int maxSessions,
             Clock clock,
-            Duration reaperInterval) {}
+            Duration reclaimInterval) {}
 
     private final Settings config;
     private final TaskQueue queue;
@@ -132,23 +135,36 @@ public final class TaskMcpServer implements AutoCloseable {
                 builder.output,
                 builder.host,
                 builder.port,
-                builder.bearerToken,
+                builder.token,
                 List.copyOf(builder.allowedOrigins),
                 List.copyOf(builder.allowedHosts),
                 builder.maxRequestBytes,
                 builder.sessionIdleTimeout,
                 builder.maxSessions,
                 builder.clock,
-                builder.reaperInterval);
+                builder.reclaimInterval);
     }
 
     /**
-     * Starts configuring a server.
+     * Starts configuring a server of the tasks of this store, through a queue with the default settings.
      *
+     * @param store the store; the server does not close it
      * @return a builder
+     * @throws NullPointerException if {@code store} is null
      */
-    public static Builder builder() {
-        return new Builder();
+    public static Builder builder(TaskStore store) {
+        return new Builder(null, Objects.requireNonNull(store, "store"));
+    }
+
+    /**
+     * Starts configuring a server of the tasks of this queue (its store, session, lease and listeners).
+     *
+     * @param queue the queue
+     * @return a builder
+     * @throws NullPointerException if {@code queue} is null
+     */
+    public static Builder builder(TaskQueue queue) {
+        return new Builder(Objects.requireNonNull(queue, "queue"), null);
     }
 
     /**
@@ -156,16 +172,18 @@ public final class TaskMcpServer implements AutoCloseable {
      * if one was asked for.
      *
      * @return this server
+     * @throws AddressInUseException if another process listens on the HTTP address and port (the message
+     *     names them)
      * @throws IllegalStateException if it was started before or closed, or the HTTP address cannot be
-     *     listened on (the message names the address and the cause)
+     *     listened on for another reason (the message names the address and the cause)
      */
     public TaskMcpServer start() {
         if (closed.get() || !started.compareAndSet(false, true)) {
             throw new IllegalStateException("The MCP server was already started" + (closed.get() ? " and closed" : ""));
         }
-        if (config.reaperInterval() != null) {
+        if (config.reclaimInterval() != null) {
             reaper = LeaseReaper.builder(queue)
-                    .interval(config.reaperInterval())
+                    .reclaimInterval(config.reclaimInterval())
                     .threadName("taskagent-mcp-lease-reaper")
                     .start();
         }
@@ -179,6 +197,13 @@ public final class TaskMcpServer implements AutoCloseable {
                 jetty.start();
             } catch (Exception e) {
                 close();
+                if (SettingRules.isAddressInUse(e)) {
+                    throw new AddressInUseException(
+                            SettingRules.addressInUse(config.host(), config.port(), NAMES.port()),
+                            config.host(),
+                            config.port(),
+                            e);
+                }
                 throw new IllegalStateException(
                         "Could not listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
             }
@@ -283,7 +308,7 @@ public final class TaskMcpServer implements AutoCloseable {
                 configure(McpServer.sync(transport)).immediateExecution(true).build();
         mcp = server;
         HttpSessions sessions = new HttpSessions(config.clock(), config.sessionIdleTimeout(), config.maxSessions());
-        return new HttpGate(transport, config.bearerToken(), this::closeMcp, sessions, jsonMapper);
+        return new HttpGate(transport, config.token(), this::closeMcp, sessions, jsonMapper);
     }
 
     private DefaultServerTransportSecurityValidator securityValidator(String host) {
@@ -294,8 +319,10 @@ public final class TaskMcpServer implements AutoCloseable {
         validator.allowedOrigins(config.allowedOrigins());
         // Host validation is what stops DNS rebinding of a loopback server; a server on another address
         // is protected by its token instead, and checks Host only for the hosts it was told about.
-        if (host == null || isLoopback(host) || !config.allowedHosts().isEmpty()) {
-            if (host == null || isLoopback(host)) {
+        if (host == null
+                || SettingRules.isLoopback(host)
+                || !config.allowedHosts().isEmpty()) {
+            if (host == null || SettingRules.isLoopback(host)) {
                 validator.allowedHosts(List.of("localhost:*", "127.0.0.1:*", "[::1]:*"));
             }
             validator.allowedHosts(config.allowedHosts());
@@ -323,14 +350,6 @@ public final class TaskMcpServer implements AutoCloseable {
         return version == null ? "development" : version;
     }
 
-    static boolean isLoopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
-    }
-
     /**
      * Configures a {@link TaskMcpServer}: the store, the toolsets, and the transport (stdio or HTTP), or
      * {@link #buildServlet()} for the application's own servlet container. Each setter checks its value;
@@ -339,8 +358,8 @@ public final class TaskMcpServer implements AutoCloseable {
      * <p>Not thread-safe.
      */
     public static final class Builder {
-        private TaskStore store;
-        private TaskQueue queue;
+        private final TaskStore store;
+        private final TaskQueue queue;
         private final Set<Toolset> toolsets = EnumSet.noneOf(Toolset.class);
         private Path taskfileProject;
         private boolean stdio;
@@ -348,7 +367,7 @@ public final class TaskMcpServer implements AutoCloseable {
         private OutputStream output;
         private String host;
         private int port;
-        private String bearerToken;
+        private String token;
         private final List<String> allowedOrigins = new ArrayList<>();
         private final List<String> allowedHosts = new ArrayList<>();
         private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
@@ -356,38 +375,11 @@ public final class TaskMcpServer implements AutoCloseable {
         private int maxSessions = DEFAULT_MAX_SESSIONS;
         private boolean sessionLimitsSet;
         private Clock clock = Clock.systemUTC();
-        private Duration reaperInterval;
+        private Duration reclaimInterval;
 
-        private Builder() {}
-
-        /**
-         * Serves the tasks of this store, through a queue with the default settings.
-         *
-         * @param value the store; the server does not close it
-         * @return this builder
-         * @throws IllegalStateException if a queue was set
-         */
-        public Builder store(TaskStore value) {
-            if (queue != null) {
-                throw new IllegalStateException("Set a store or a queue, not both (the queue has a store)");
-            }
-            store = Objects.requireNonNull(value, "store");
-            return this;
-        }
-
-        /**
-         * Serves the tasks of this queue (its store, session, lease and listeners).
-         *
-         * @param value the queue
-         * @return this builder
-         * @throws IllegalStateException if a store was set
-         */
-        public Builder queue(TaskQueue value) {
-            if (store != null) {
-                throw new IllegalStateException("Set a store or a queue, not both (the queue has a store)");
-            }
-            queue = Objects.requireNonNull(value, "queue");
-            return this;
+        private Builder(TaskQueue queue, TaskStore store) {
+            this.queue = queue;
+            this.store = store;
         }
 
         /**
@@ -464,7 +456,7 @@ public final class TaskMcpServer implements AutoCloseable {
 
         /**
          * Serves Streamable HTTP at {@code /mcp} on this address and port. An address that is not a
-         * loopback address needs a {@linkplain #bearerToken(String) bearer token}.
+         * loopback address needs a {@linkplain #token(String) token}.
          *
          * @param address the address to listen on, e.g. {@value #DEFAULT_HOST} or {@code 0.0.0.0}
          * @param portNumber 0-65535; 0 lets the system choose (see {@link TaskMcpServer#port()})
@@ -474,12 +466,8 @@ public final class TaskMcpServer implements AutoCloseable {
          */
         public Builder http(String address, int portNumber) {
             Objects.requireNonNull(address, "address");
-            if (address.isBlank()) {
-                throw new IllegalArgumentException("The HTTP address is blank");
-            }
-            if (portNumber < 0 || portNumber > 65_535) {
-                throw new IllegalArgumentException("The HTTP port must be 0-65535, was " + portNumber);
-            }
+            SettingRules.addressProblem(address, NAMES).ifPresent(Builder::refuse);
+            SettingRules.portProblem(portNumber, NAMES).ifPresent(Builder::refuse);
             if (stdio) {
                 throw new IllegalStateException("Choose stdio or HTTP, not both");
             }
@@ -492,18 +480,19 @@ public final class TaskMcpServer implements AutoCloseable {
          * Requires every HTTP request to carry {@code Authorization: Bearer <token>}; refused requests get
          * 401.
          *
-         * @param token at least {@value #MIN_TOKEN_LENGTH} characters, no white space
+         * @param value at least {@value #MIN_TOKEN_LENGTH} characters, no white space
          * @return this builder
          * @throws IllegalArgumentException if the token is too short or has white space
          */
-        public Builder bearerToken(String token) {
-            Objects.requireNonNull(token, "token");
-            if (token.length() < MIN_TOKEN_LENGTH || token.chars().anyMatch(Character::isWhitespace)) {
-                throw new IllegalArgumentException("The bearer token must have at least " + MIN_TOKEN_LENGTH
-                        + " characters and no white space (got " + token.length() + " characters)");
-            }
-            bearerToken = token;
+        public Builder token(String value) {
+            Objects.requireNonNull(value, "token");
+            SettingRules.tokenProblem(value, NAMES).ifPresent(Builder::refuse);
+            token = value;
             return this;
+        }
+
+        private static void refuse(String problem) {
+            throw new IllegalArgumentException(problem);
         }
 
         /**
@@ -596,16 +585,15 @@ public final class TaskMcpServer implements AutoCloseable {
          * Runs a {@link LeaseReaper} while the server runs, so that the tasks of agents that vanished
          * return to their queues. Off unless set: an application that embeds the server may run its own.
          *
-         * @param interval how often expired claims are reclaimed
+         * @param value how often expired claims are reclaimed, 10 ms to 1 day, as {@link
+         *     LeaseReaper.Builder#reclaimInterval(Duration)}
          * @return this builder
-         * @throws IllegalArgumentException if not positive
+         * @throws IllegalArgumentException if out of range
          */
-        public Builder reclaimExpiredLeasesEvery(Duration interval) {
-            Objects.requireNonNull(interval, "interval");
-            if (interval.isNegative() || interval.isZero()) {
-                throw new IllegalArgumentException("The reclaim interval must be positive, was " + interval);
-            }
-            reaperInterval = interval;
+        public Builder reclaimInterval(Duration value) {
+            Objects.requireNonNull(value, "reclaimInterval");
+            SettingRules.reclaimIntervalProblem(value, "reclaimInterval").ifPresent(Builder::refuse);
+            reclaimInterval = value;
             return this;
         }
 
@@ -613,7 +601,7 @@ public final class TaskMcpServer implements AutoCloseable {
          * Builds the server; {@link TaskMcpServer#start()} starts it.
          *
          * @return the server, not started
-         * @throws IllegalStateException if no store or queue, or no transport, was set; if a non-loopback
+         * @throws IllegalStateException if no transport was set; if a non-loopback
          *     address has no bearer token; if a token or a session limit was set for stdio; if the taskfile
          *     toolset has no project or a project was set without it
          */
@@ -622,17 +610,17 @@ public final class TaskMcpServer implements AutoCloseable {
                 throw new IllegalStateException(
                         "Choose a transport: stdio() or http(address, port); or buildServlet() for your own container");
             }
-            if (stdio && bearerToken != null) {
+            if (stdio && token != null) {
                 throw new IllegalStateException("A bearer token protects HTTP; stdio has no use for one");
             }
             if (stdio && sessionLimitsSet) {
                 throw new IllegalStateException(
                         "Session idle timeout and limit apply to HTTP; stdio serves one session for its client");
             }
-            if (host != null && bearerToken == null && !isLoopback(host)) {
-                throw new IllegalStateException("Listening on " + host
-                        + " (not a loopback address) requires a bearer token: set bearerToken(...),"
-                        + " or listen on 127.0.0.1");
+            if (host != null) {
+                SettingRules.exposureProblem(host, token != null, NAMES).ifPresent(problem -> {
+                    throw new IllegalStateException(problem);
+                });
             }
             return new TaskMcpServer(this);
         }
@@ -645,7 +633,7 @@ public final class TaskMcpServer implements AutoCloseable {
          * #allowedHosts(String...)}.
          *
          * @return the servlet
-         * @throws IllegalStateException if no store or queue was set, or stdio or HTTP was chosen (the
+         * @throws IllegalStateException if stdio or HTTP was chosen (the
          *     container is the transport), or the toolsets do not fit (see {@link #build()})
          */
         public HttpServlet buildServlet() {
@@ -657,9 +645,6 @@ public final class TaskMcpServer implements AutoCloseable {
         }
 
         private TaskQueue resolvedQueue() {
-            if (store == null && queue == null) {
-                throw new IllegalStateException("Set the store (or the queue) whose tasks the server serves");
-            }
             return queue != null ? queue : TaskQueue.builder(store).build();
         }
 

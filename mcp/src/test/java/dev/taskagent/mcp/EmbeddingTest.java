@@ -26,7 +26,7 @@ class EmbeddingTest {
     @Test
     void theServletServesMcpFromTheApplicationsOwnContainer() throws Exception {
         HttpServlet servlet =
-                TaskMcpServer.builder().store(store).toolsets(Toolset.WORKER).buildServlet();
+                TaskMcpServer.builder(store).toolsets(Toolset.WORKER).buildServlet();
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost("127.0.0.1");
@@ -50,10 +50,8 @@ class EmbeddingTest {
 
     @Test
     void aServletIsBuiltWithoutATransportOfItsOwn() {
-        assertThatThrownBy(() -> TaskMcpServer.builder()
-                        .store(store)
-                        .http("127.0.0.1", 0)
-                        .buildServlet())
+        assertThatThrownBy(
+                        () -> TaskMcpServer.builder(store).http("127.0.0.1", 0).buildServlet())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("buildServlet() serves through your container: do not choose stdio() or http(...)");
     }
@@ -64,10 +62,9 @@ class EmbeddingTest {
                 TaskQueue.builder(store).leaseDuration(Duration.ofMillis(50)).build();
         long id = queue.create(queue.newTask("Index the docs").assignee("alice").build())
                 .id();
-        try (TaskMcpServer server = TaskMcpServer.builder()
-                .queue(queue)
+        try (TaskMcpServer server = TaskMcpServer.builder(queue)
                 .http("127.0.0.1", 0)
-                .reclaimExpiredLeasesEvery(Duration.ofMillis(20))
+                .reclaimInterval(Duration.ofMillis(20))
                 .build()
                 .start()) {
             try (McpSyncClient client = McpClients.http(server.endpoint())) {

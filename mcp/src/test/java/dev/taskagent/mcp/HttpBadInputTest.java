@@ -25,8 +25,7 @@ class HttpBadInputTest {
 
     @BeforeEach
     void start() {
-        server = TaskMcpServer.builder()
-                .store(store)
+        server = TaskMcpServer.builder(store)
                 .http("127.0.0.1", 0)
                 .maxRequestBytes(LIMIT)
                 .build()
@@ -78,11 +77,8 @@ class HttpBadInputTest {
     @Test
     void theLargestTaskTextFitsTheDefaultLimitEvenWithEveryCharacterEscaped() throws Exception {
         try (InMemoryTaskStore own = new InMemoryTaskStore();
-                TaskMcpServer defaults = TaskMcpServer.builder()
-                        .store(own)
-                        .http("127.0.0.1", 0)
-                        .build()
-                        .start()) {
+                TaskMcpServer defaults =
+                        TaskMcpServer.builder(own).http("127.0.0.1", 0).build().start()) {
             String session = RawHttp.initialize(defaults.endpoint(), Map.of());
             String escaped = "\\u00e9".repeat(dev.taskagent.task.Task.MAX_TEXT_LENGTH);
 

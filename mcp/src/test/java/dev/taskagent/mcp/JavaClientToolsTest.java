@@ -47,8 +47,7 @@ class JavaClientToolsTest {
                 """);
         store = new InMemoryTaskStore();
         queue = TaskQueue.builder(store).build();
-        server = TaskMcpServer.builder()
-                .queue(queue)
+        server = TaskMcpServer.builder(queue)
                 .toolsets(Toolset.QUEUE, Toolset.WORKER, Toolset.TASKS, Toolset.TASKFILE)
                 .taskfileProject(project)
                 .http("127.0.0.1", 0)

@@ -5,6 +5,8 @@ import static dev.taskagent.mcp.McpClients.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.modelcontextprotocol.client.McpSyncClient;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +36,23 @@ class RunnableJarIT {
         NodeHarness.Result result = run("jar-bad-option", "--store", "memory", "--http", "127.0.0.1:99999");
 
         assertThat(result.exitCode()).isEqualTo(2);
-        assertThat(result.output()).contains("taskagent-mcp: --http port must be 0-65535, got 99999");
+        assertThat(result.output())
+                .contains("taskagent-mcp: Port 99999 is out of range: set --http [HOST:]PORT to 0-65535 (0 picks a"
+                        + " free port)");
+    }
+
+    @Test
+    void aPortInUseIsOneLineWithoutAStackTraceAndExitsWithOne() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+
+            NodeHarness.Result result = run("jar-port-in-use", "--store", "memory", "--http", "127.0.0.1:" + port);
+
+            assertThat(result.exitCode()).isEqualTo(1);
+            assertThat(result.output())
+                    .isEqualTo("taskagent-mcp: 127.0.0.1:" + port + " is already in use: choose another port with"
+                            + " --http [HOST:]PORT (0 picks a free port), or stop the process that listens there\n");
+        }
     }
 
     @Test

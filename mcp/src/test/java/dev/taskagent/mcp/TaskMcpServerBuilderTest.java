@@ -3,8 +3,13 @@ package dev.taskagent.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.AddressInUseException;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +25,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aServerNeedsATransport() {
-        assertThatThrownBy(() -> TaskMcpServer.builder().store(store).build())
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Choose a transport: stdio() or http(address, port); or buildServlet() for your own"
                         + " container");
@@ -28,22 +33,23 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aServerNeedsAStore() {
-        assertThatThrownBy(() -> TaskMcpServer.builder().http("127.0.0.1", 0).build())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("Set the store (or the queue) whose tasks the server serves");
+        assertThatThrownBy(() -> TaskMcpServer.builder((TaskStore) null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("store");
+        assertThatThrownBy(() -> TaskMcpServer.builder((TaskQueue) null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("queue");
     }
 
     @Test
     void theTaskfileToolsetNeedsAProjectAndAProjectNeedsTheToolset() {
-        assertThatThrownBy(() -> TaskMcpServer.builder()
-                        .store(store)
+        assertThatThrownBy(() -> TaskMcpServer.builder(store)
                         .toolsets(Toolset.TASKFILE)
                         .http("127.0.0.1", 0)
                         .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("The taskfile toolset runs a project's Taskfile: set taskfileProject(directory)");
-        assertThatThrownBy(() -> TaskMcpServer.builder()
-                        .store(store)
+        assertThatThrownBy(() -> TaskMcpServer.builder(store)
                         .taskfileProject(project)
                         .http("127.0.0.1", 0)
                         .build())
@@ -53,8 +59,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void theTaskfileToolsetIsServedOnlyWhenAskedFor() {
-        TaskMcpServer server =
-                TaskMcpServer.builder().store(store).http("127.0.0.1", 0).build();
+        TaskMcpServer server = TaskMcpServer.builder(store).http("127.0.0.1", 0).build();
 
         assertThat(server.toolNames()).doesNotContain("run_user_task", "list_user_tasks");
         assertThat(server.toolNames()).hasSize(11);
@@ -62,17 +67,16 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void stdioAndHttpExcludeEachOther() {
-        assertThatThrownBy(() -> TaskMcpServer.builder().stdio().http("127.0.0.1", 0))
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).stdio().http("127.0.0.1", 0))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Choose stdio or HTTP, not both");
     }
 
     @Test
     void aTokenOnStdioIsRefused() {
-        assertThatThrownBy(() -> TaskMcpServer.builder()
-                        .store(store)
+        assertThatThrownBy(() -> TaskMcpServer.builder(store)
                         .stdio()
-                        .bearerToken("0123456789abcdef0123")
+                        .token("0123456789abcdef0123")
                         .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("A bearer token protects HTTP; stdio has no use for one");
@@ -88,8 +92,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aToolSharedByTwoToolsetsIsServedOnce() {
-        TaskMcpServer server = TaskMcpServer.builder()
-                .store(store)
+        TaskMcpServer server = TaskMcpServer.builder(store)
                 .toolsets(Toolset.WORKER, Toolset.QUEUE)
                 .http("127.0.0.1", 0)
                 .build();
@@ -99,10 +102,9 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aClosedServerLeavesNoListeningPortAndNoThreadBehind() {
-        TaskMcpServer server = TaskMcpServer.builder()
-                .store(store)
+        TaskMcpServer server = TaskMcpServer.builder(store)
                 .http("127.0.0.1", 0)
-                .reclaimExpiredLeasesEvery(Duration.ofSeconds(1))
+                .reclaimInterval(Duration.ofSeconds(1))
                 .build()
                 .start();
         int port = server.port();
@@ -119,16 +121,34 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void aServerStartsOnceAndClosesIdempotently() {
-        TaskMcpServer server = TaskMcpServer.builder()
-                .store(store)
-                .http("127.0.0.1", 0)
-                .build()
-                .start();
+        TaskMcpServer server =
+                TaskMcpServer.builder(store).http("127.0.0.1", 0).build().start();
         server.close();
         server.close();
 
         assertThatThrownBy(server::start)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("The MCP server was already started and closed");
+    }
+
+    @Test
+    void aPortInUseIsATypedExceptionNamingTheAddressAndTheFix() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+            TaskMcpServer server =
+                    TaskMcpServer.builder(store).http("127.0.0.1", port).build();
+
+            assertThatThrownBy(server::start)
+                    .isInstanceOf(AddressInUseException.class)
+                    .hasMessage("127.0.0.1:" + port + " is already in use: choose another port with http(address,"
+                            + " port) (0 picks a free port), or stop the process that listens there");
+        }
+    }
+
+    @Test
+    void aReclaimIntervalOutOfTheReapersRangeIsRefused() {
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).reclaimInterval(Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("reclaimInterval must be between 10ms and 1d, was PT0.001S");
     }
 }

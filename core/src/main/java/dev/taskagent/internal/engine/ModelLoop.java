@@ -267,7 +267,8 @@ public final class ModelLoop {
      * @return the message
      */
     public static String missingChatModel(String owner) {
-        return owner + " needs a chat model: call chatModel(...) with a ChatModel, e.g. ChatModels.discover(),"
+        return owner + " needs a chat model: pass a ChatModel to " + owner + ".builder(store, chatModel), e.g."
+                + " ChatModels.discover(),"
                 + " which finds taskagent-llm-openai on the class path and configures it from OPENAI_API_KEY,"
                 + " or OpenAiChatModel.builder().apiKey(...).build()";
     }

@@ -54,7 +54,7 @@ class ExtractionOverTheWireTest {
                             },
                             new String[] {"call_4", "finish", "{}"})));
             InMemoryTaskStore store = new InMemoryTaskStore();
-            TaskAgent agent = TaskAgent.builder().store(store).chatModel(model).build();
+            TaskAgent agent = TaskAgent.builder(store, model).build();
 
             AgentRun run = agent.run(
                     SESSION,

@@ -1,7 +1,10 @@
 package dev.taskagent.mcp.internal;
 
+import dev.taskagent.AddressInUseException;
+import dev.taskagent.internal.SettingRules;
 import dev.taskagent.mcp.TaskMcpServer;
 import dev.taskagent.mcp.Toolset;
+import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
@@ -15,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,33 +37,40 @@ public final class ServerCommand {
 
     static final String TOKEN_VARIABLE = "TASKAGENT_MCP_TOKEN";
 
+    /** How the command line names the server's settings in its messages. */
+    static final SettingRules.ServerNames NAMES =
+            new SettingRules.ServerNames("--http HOST:PORT", "--http [HOST:]PORT", "--token or " + TOKEN_VARIABLE);
+
     static final String USAGE = """
             Usage: java -jar taskagent-mcp-all.jar --store URL (--stdio | --http [HOST:]PORT) [options]
 
             Serves taskagent's task queue over MCP (Model Context Protocol), so that agents in any
             language share it.
 
-              --store URL            the task store: a JDBC URL (jdbc:postgresql://..., jdbc:mariadb://...,
-                                     jdbc:h2:file:./tasks) or "memory" (lost when the server stops)
-              --stdio                speak MCP on standard input and output (a client starts the server)
-              --http [HOST:]PORT     serve Streamable HTTP at http://HOST:PORT/mcp; HOST is 127.0.0.1
-                                     unless given; any non-loopback HOST needs a token
-              --toolsets LIST        comma-separated, from queue, worker, taskfile, tasks (default: queue)
-              --project DIR          the project whose .agent/Taskfile.yml the taskfile toolset runs
-              --token TOKEN          bearer token every HTTP request must carry (at least 16 characters);
-                                     prefer the TASKAGENT_MCP_TOKEN environment variable, which ps cannot show
-              --session ID           the session that holds tasks made with create_task (default: queue)
-              --reclaim-every TIME   how often claims whose lease expired go back to their queue, e.g. 30s,
-                                     5m; "off" to leave that to another process (default: 30s)
-              --allow-origin ORIGIN  also accept requests from this browser origin (repeatable)
-              --allow-host HOST      also accept this Host header, e.g. tasks.internal:8765 (repeatable)
-              --max-request-bytes N  largest request accepted (default: 8388608)
-              --http-session-idle TIME  end an HTTP session after this long without requests, e.g.
-                                     30m, 2h (default: 30m)
-              --max-http-sessions N  most HTTP sessions live at once; more are refused with 503
-                                     (default: 1000)
-              --help                 print this help
-              --version              print the version
+              --store URL                the task store: a JDBC URL (jdbc:postgresql://...,
+                                         jdbc:mariadb://..., jdbc:h2:file:./tasks) or "memory" (lost when
+                                         the server stops)
+              --stdio                    speak MCP on standard input and output (a client starts the server)
+              --http [HOST:]PORT         serve Streamable HTTP at http://HOST:PORT/mcp; HOST is 127.0.0.1
+                                         unless given; any non-loopback HOST needs a token
+              --toolsets LIST            comma-separated, from queue, worker, taskfile, tasks (default: queue)
+              --taskfile-project DIR     the project whose .agent/Taskfile.yml the taskfile toolset runs
+              --token TOKEN              bearer token every HTTP request must carry (at least 16
+                                         characters); prefer the TASKAGENT_MCP_TOKEN environment variable,
+                                         which ps cannot show
+              --session-id ID            the session that holds tasks made with create_task (default: queue)
+              --reclaim-interval TIME    how often claims whose lease expired go back to their queue, e.g.
+                                         30s, 5m; "off" to leave that to another process (default: 30s)
+              --allowed-origin ORIGIN    also accept requests from this browser origin (repeatable)
+              --allowed-host HOST        also accept this Host header, e.g. tasks.internal:8765 (repeatable)
+              --max-request-bytes N      largest request accepted (default: 8388608)
+              --http-session-idle-timeout TIME
+                                         end an HTTP session after this long without requests, e.g. 30m,
+                                         2h (default: 30m)
+              --max-http-sessions N      most HTTP sessions live at once; more are refused with 503
+                                         (default: 1000)
+              --help                     print this help
+              --version                  print the version
 
             Exit codes: 0 stopped normally, 1 could not run, 2 bad command line.
             """;
@@ -127,6 +138,10 @@ public final class ServerCommand {
         }
         try {
             server.start();
+        } catch (AddressInUseException e) {
+            store.close();
+            err.println("taskagent-mcp: " + e.messageNaming(NAMES.port()));
+            return EXIT_FAILED;
         } catch (IllegalStateException e) {
             store.close();
             err.println("taskagent-mcp: " + e.getMessage());
@@ -161,8 +176,7 @@ public final class ServerCommand {
         if (options.session != null) {
             queue.sessionId(options.session);
         }
-        TaskMcpServer.Builder builder =
-                TaskMcpServer.builder().queue(queue.build()).toolsets(options.toolsets);
+        TaskMcpServer.Builder builder = TaskMcpServer.builder(queue.build()).toolsets(options.toolsets);
         if (options.project != null) {
             builder.taskfileProject(options.project);
         }
@@ -172,10 +186,10 @@ public final class ServerCommand {
             builder.http(options.host, options.port);
         }
         if (options.token != null) {
-            builder.bearerToken(options.token);
+            builder.token(options.token);
         }
-        if (options.reclaimEvery != null) {
-            builder.reclaimExpiredLeasesEvery(options.reclaimEvery);
+        if (options.reclaimInterval != null) {
+            builder.reclaimInterval(options.reclaimInterval);
         }
         builder.allowedOrigins(options.origins.toArray(String[]::new));
         builder.allowedHosts(options.hosts.toArray(String[]::new));
@@ -239,7 +253,7 @@ public final class ServerCommand {
         Path project;
         String token;
         String session;
-        Duration reclaimEvery = Duration.ofSeconds(30);
+        Duration reclaimInterval = LeaseReaper.DEFAULT_RECLAIM_INTERVAL;
         final List<String> origins = new ArrayList<>();
         final List<String> hosts = new ArrayList<>();
         int maxRequestBytes;
@@ -259,14 +273,14 @@ public final class ServerCommand {
                     case "--store" -> options.store = value(args, ++i, arg);
                     case "--http" -> options.http(value(args, ++i, arg));
                     case "--toolsets" -> options.toolsets = toolsets(value(args, ++i, arg));
-                    case "--project" -> options.project = Path.of(value(args, ++i, arg));
+                    case "--taskfile-project" -> options.project = Path.of(value(args, ++i, arg));
                     case "--token" -> options.token = value(args, ++i, arg);
-                    case "--session" -> options.session = value(args, ++i, arg);
-                    case "--reclaim-every" -> options.reclaimEvery = durationOrOff(value(args, ++i, arg), arg);
-                    case "--http-session-idle" -> options.sessionIdle = duration(value(args, ++i, arg), arg);
+                    case "--session-id" -> options.session = value(args, ++i, arg);
+                    case "--reclaim-interval" -> options.reclaimInterval = durationOrOff(value(args, ++i, arg), arg);
+                    case "--http-session-idle-timeout" -> options.sessionIdle = duration(value(args, ++i, arg), arg);
                     case "--max-http-sessions" -> options.maxSessions = positive(value(args, ++i, arg), arg);
-                    case "--allow-origin" -> options.origins.add(value(args, ++i, arg));
-                    case "--allow-host" -> options.hosts.add(value(args, ++i, arg));
+                    case "--allowed-origin" -> options.origins.add(value(args, ++i, arg));
+                    case "--allowed-host" -> options.hosts.add(value(args, ++i, arg));
                     case "--max-request-bytes" -> options.maxRequestBytes = positive(value(args, ++i, arg), arg);
                     default -> throw new UsageException("unknown option '" + arg + "'");
                 }
@@ -282,7 +296,7 @@ public final class ServerCommand {
             }
             if (options.stdio && (options.sessionIdle != null || options.maxSessions > 0)) {
                 throw new UsageException(
-                        "--http-session-idle and --max-http-sessions apply to --http; a --stdio server has one session");
+                        "--http-session-idle-timeout and --max-http-sessions apply to --http; a --stdio server has one session");
             }
             if (options.token == null
                     && environment.get(TOKEN_VARIABLE) != null
@@ -297,7 +311,19 @@ public final class ServerCommand {
                     throw new UsageException("--token protects HTTP; a --stdio server has no use for it");
                 }
             }
+            if (!options.stdio) {
+                options.checkHttp();
+            }
             return options;
+        }
+
+        /** The rules every front end of the server applies, in the command line's words. */
+        private void checkHttp() throws UsageException {
+            Optional<String> problem = SettingRules.tokenProblem(token, NAMES)
+                    .or(() -> SettingRules.exposureProblem(host, token != null, NAMES));
+            if (problem.isPresent()) {
+                throw new UsageException(problem.get());
+            }
         }
 
         private void http(String address) throws UsageException {
@@ -315,8 +341,9 @@ public final class ServerCommand {
             } catch (NumberFormatException e) {
                 throw new UsageException("--http needs [HOST:]PORT with a numeric port, got '" + address + "'");
             }
-            if (port < 0 || port > 65_535) {
-                throw new UsageException("--http port must be 0-65535, got " + port);
+            Optional<String> problem = SettingRules.portProblem(port, NAMES);
+            if (problem.isPresent()) {
+                throw new UsageException(problem.get());
             }
         }
 
@@ -370,7 +397,7 @@ public final class ServerCommand {
         }
 
         private static String offHint(String option) {
-            return option.equals("--reclaim-every") ? " or off" : "";
+            return option.equals("--reclaim-interval") ? " or off" : "";
         }
 
         private static int positive(String text, String option) throws UsageException {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -72,16 +74,38 @@ class ServerCommandTest {
         assertThat(err())
                 .startsWith("taskagent-mcp: --http needs [HOST:]PORT with a numeric port, got 'localhost:http'");
         err.reset();
-        assertThat(run("--store", "memory", "--stdio", "--reclaim-every", "soon"))
+        assertThat(run("--store", "memory", "--stdio", "--reclaim-interval", "soon"))
                 .isEqualTo(2);
-        assertThat(err()).startsWith("taskagent-mcp: --reclaim-every needs a duration such as 30s, 5m, 1h or off");
+        assertThat(err()).startsWith("taskagent-mcp: --reclaim-interval needs a duration such as 30s, 5m, 1h or off");
     }
 
     @Test
     void listeningBeyondLoopbackWithoutATokenIsRefused() {
         assertThat(run("--store", "memory", "--http", "0.0.0.0:0")).isEqualTo(2);
         assertThat(err())
-                .startsWith("taskagent-mcp: Listening on 0.0.0.0 (not a loopback address) requires a bearer token");
+                .isEqualTo("taskagent-mcp: Listening on 0.0.0.0, which is not a loopback address, needs a token: set"
+                        + " --token or TASKAGENT_MCP_TOKEN (at least 16 characters), or listen on 127.0.0.1 with"
+                        + " --http HOST:PORT\nTry --help.\n");
+    }
+
+    @Test
+    void aPortInUseIsOneLineNamingTheAddressAndTheFlagAndExitsWithOne() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+
+            assertThat(run("--store", "memory", "--http", "127.0.0.1:" + port)).isEqualTo(1);
+            assertThat(err())
+                    .isEqualTo("taskagent-mcp: 127.0.0.1:" + port + " is already in use: choose another port with"
+                            + " --http [HOST:]PORT (0 picks a free port), or stop the process that listens there\n");
+        }
+    }
+
+    @Test
+    void aShortTokenIsRefusedInTheCommandLinesWords() {
+        assertThat(run("--store", "memory", "--http", "0", "--token", "short")).isEqualTo(2);
+        assertThat(err())
+                .isEqualTo("taskagent-mcp: --token or TASKAGENT_MCP_TOKEN must have at least 16 characters and no"
+                        + " white space (got 5 characters)\nTry --help.\n");
     }
 
     @Test
@@ -102,7 +126,7 @@ class ServerCommandTest {
     void sessionLimitsAreReadForHttpAndRefusedForStdio() throws Exception {
         ServerCommand.Options http = ServerCommand.Options.parse(
                 new String[] {
-                    "--store", "memory", "--http", "0", "--http-session-idle", "5m", "--max-http-sessions", "50"
+                    "--store", "memory", "--http", "0", "--http-session-idle-timeout", "5m", "--max-http-sessions", "50"
                 },
                 Map.of());
 
@@ -111,13 +135,15 @@ class ServerCommandTest {
         assertThat(run("--store", "memory", "--stdio", "--max-http-sessions", "5"))
                 .isEqualTo(2);
         assertThat(err())
-                .startsWith("taskagent-mcp: --http-session-idle and --max-http-sessions apply to --http; a --stdio"
-                        + " server has one session");
+                .startsWith(
+                        "taskagent-mcp: --http-session-idle-timeout and --max-http-sessions apply to --http; a --stdio"
+                                + " server has one session");
         err.reset();
-        assertThat(run("--store", "memory", "--http", "0", "--http-session-idle", "off"))
+        assertThat(run("--store", "memory", "--http", "0", "--http-session-idle-timeout", "off"))
                 .isEqualTo(2);
         assertThat(err())
-                .startsWith("taskagent-mcp: --http-session-idle needs a duration such as 30s, 5m, 1h, got 'off'");
+                .startsWith(
+                        "taskagent-mcp: --http-session-idle-timeout needs a duration such as 30s, 5m, 1h, got 'off'");
     }
 
     @Test

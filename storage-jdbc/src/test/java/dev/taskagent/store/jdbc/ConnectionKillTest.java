@@ -83,8 +83,9 @@ class ConnectionKillTest {
                     .build();
             Set<Long> ids = createTasks(store);
             ExecutorService workers = Executors.newFixedThreadPool(WORKERS);
-            LeaseReaper reaper =
-                    LeaseReaper.builder(queue).interval(Duration.ofMillis(200)).start();
+            LeaseReaper reaper = LeaseReaper.builder(queue)
+                    .reclaimInterval(Duration.ofMillis(200))
+                    .start();
             try {
                 List<Future<?>> running = new ArrayList<>();
                 for (int worker = 0; worker < WORKERS; worker++) {

@@ -66,12 +66,7 @@ public final class FeedProcessMain {
             ScriptedChatModel model = ScriptedChatModel.builder()
                     .respond(ScriptedChatModel.text("\u2713 STEP 1: look\n\u2713 STEP 2: write\n"))
                     .build();
-            StepExecutor.builder()
-                    .store(store)
-                    .chatModel(model)
-                    .leaveStatusToCaller()
-                    .build()
-                    .execute(id);
+            StepExecutor.builder(store, model).leaveStatusToCaller().build().execute(id);
             queue.complete(id, beta, reclaimed.attempt(), TaskStatus.SUCCESS, "done");
         }
         out.println("DONE");

@@ -56,8 +56,9 @@ public final class LeaseWorkerMain {
                 new CountDownLatch(1).await();
                 return;
             }
-            try (LeaseReaper reaper =
-                    LeaseReaper.builder(queue).interval(Duration.ofMillis(100)).start()) {
+            try (LeaseReaper reaper = LeaseReaper.builder(queue)
+                    .reclaimInterval(Duration.ofMillis(100))
+                    .start()) {
                 ExecutorService workers = Executors.newFixedThreadPool(threads);
                 List<Future<?>> running = new ArrayList<>();
                 for (int worker = 0; worker < threads; worker++) {

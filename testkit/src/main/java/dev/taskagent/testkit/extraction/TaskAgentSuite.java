@@ -744,9 +744,7 @@ public abstract class TaskAgentSuite {
                             call("finish", "{}"));
                 })
                 .build();
-        TaskAgent agent = TaskAgent.builder()
-                .store(faulty)
-                .chatModel(model)
+        TaskAgent agent = TaskAgent.builder(faulty, model)
                 .listener(events::add)
                 .onTaskFinished(finishedTasks::add)
                 .build();
@@ -792,11 +790,7 @@ public abstract class TaskAgentSuite {
                             call("finish", "{}"));
                 })
                 .build();
-        TaskAgent agent = TaskAgent.builder()
-                .store(faulty)
-                .chatModel(model)
-                .listener(events::add)
-                .build();
+        TaskAgent agent = TaskAgent.builder(faulty, model).listener(events::add).build();
 
         Logged<AgentRun> logged = Logged.of(
                 () -> agent.run(session, List.of(ConversationMessage.user("m", "Book a table and text Anna"))));
@@ -859,11 +853,8 @@ public abstract class TaskAgentSuite {
                             call("finish", "{}"));
                 })
                 .build();
-        TaskAgent agent = TaskAgent.builder()
-                .store(retrying)
-                .chatModel(model)
-                .listener(events::add)
-                .build();
+        TaskAgent agent =
+                TaskAgent.builder(retrying, model).listener(events::add).build();
 
         AgentRun run = agent.run(session, List.of(ConversationMessage.user("m", "Book a table")));
 
@@ -941,9 +932,7 @@ public abstract class TaskAgentSuite {
     // ---- helpers -------------------------------------------------------------------------------------
 
     private TaskAgent.Builder agentBuilder(ChatModel model) {
-        return TaskAgent.builder()
-                .store(store)
-                .chatModel(model)
+        return TaskAgent.builder(store, model)
                 .listener(events::add)
                 .onTaskFinished(finishedTasks::add)
                 .clock(clock);

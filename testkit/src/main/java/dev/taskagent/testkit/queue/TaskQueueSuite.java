@@ -880,8 +880,9 @@ public abstract class TaskQueueSuite {
         shortLeases.claimNext("alice").orElseThrow();
         clock.advance(Duration.ofSeconds(5));
 
-        LeaseReaper reaper =
-                LeaseReaper.builder(shortLeases).interval(Duration.ofMillis(20)).start();
+        LeaseReaper reaper = LeaseReaper.builder(shortLeases)
+                .reclaimInterval(Duration.ofMillis(20))
+                .start();
         try {
             awaitUntil(() -> store.findTask(task.id()).orElseThrow().status() == TaskStatus.PENDING);
         } finally {
@@ -892,9 +893,9 @@ public abstract class TaskQueueSuite {
         reaper.close(); // idempotent
 
         assertThat(events).anySatisfy(event -> assertThat(event).isInstanceOf(TaskEvent.LeaseExpired.class));
-        assertThatThrownBy(() -> LeaseReaper.builder(shortLeases).interval(Duration.ZERO))
+        assertThatThrownBy(() -> LeaseReaper.builder(shortLeases).reclaimInterval(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("interval must be between 10 ms and 1 day, was PT0S");
+                .hasMessage("reclaimInterval must be between 10ms and 1d, was PT0S");
     }
 
     /** Lets the queue's short leases run out (on the suite's clock and in real time) and reclaims them. */

@@ -111,7 +111,7 @@ public abstract class StepExecutionSuite {
     }
 
     private StepExecutor.Builder executor(ChatModel model) {
-        return StepExecutor.builder().store(store).chatModel(model).clock(clock).listener(events::add);
+        return StepExecutor.builder(store, model).clock(clock).listener(events::add);
     }
 
     private List<String> eventNames() {
@@ -713,8 +713,7 @@ public abstract class StepExecutionSuite {
     }
 
     private TaskAgent agent(ScriptedChatModel model, boolean stepsTool) {
-        TaskAgent.Builder builder =
-                TaskAgent.builder().store(store).chatModel(model).clock(clock).listener(events::add);
+        TaskAgent.Builder builder = TaskAgent.builder(store, model).clock(clock).listener(events::add);
         if (stepsTool) {
             builder.withStepsTool();
         }

@@ -50,7 +50,8 @@ class ReadmeApplicationYmlTest {
             assertThat(context.getBean(TaskStore.class)).isInstanceOf(JdbcTaskStore.class);
             assertThat(context.getBean(TaskQueue.class).leaseDuration()).isEqualTo(Duration.ofMinutes(5));
             assertThat(context.getBean(TaskQueue.class).maxAttempts()).isEqualTo(3);
-            assertThat(context.getBean(LeaseReaperLifecycle.class).interval()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(context.getBean(LeaseReaperLifecycle.class).reclaimInterval())
+                    .isEqualTo(Duration.ofSeconds(30));
             assertThat(context.getBean(LeaseReaperLifecycle.class).isRunning()).isTrue();
         }
     }

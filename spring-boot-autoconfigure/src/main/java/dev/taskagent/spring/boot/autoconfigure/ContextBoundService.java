@@ -1,5 +1,6 @@
 package dev.taskagent.spring.boot.autoconfigure;
 
+import dev.taskagent.AddressInUseException;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -38,6 +39,24 @@ abstract class ContextBoundService<S> implements SmartLifecycle {
     static <S> Supplier<S> buildAndStart(Supplier<S> builds, String name, UnaryOperator<S> start) {
         Objects.requireNonNull(builds, name);
         return () -> start.apply(builds.get());
+    }
+
+    /**
+     * A start that reports a port in use in the words of the property that changes it.
+     *
+     * @param start starts a built service and returns it
+     * @param portProperty the property of the port, e.g. {@code taskagent.mcp.port}
+     * @param <S> the service
+     * @return the start
+     */
+    static <S> UnaryOperator<S> namingPortProperty(UnaryOperator<S> start, String portProperty) {
+        return service -> {
+            try {
+                return start.apply(service);
+            } catch (AddressInUseException e) {
+                throw new AddressInUseException(e.messageNaming(portProperty), e.host(), e.port(), e);
+            }
+        };
     }
 
     /** Starts the service. Idempotent. */

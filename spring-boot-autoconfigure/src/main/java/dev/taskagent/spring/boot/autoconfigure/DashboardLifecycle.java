@@ -19,6 +19,13 @@ public final class DashboardLifecycle extends ContextBoundService<TaskDashboard>
         super(buildAndStart(boards, "boards", TaskDashboard::start), TaskDashboard::close);
     }
 
+    /** As {@link #DashboardLifecycle(Supplier)}; a port in use is reported naming {@code portProperty}. */
+    DashboardLifecycle(Supplier<TaskDashboard> boards, String portProperty) {
+        super(
+                buildAndStart(boards, "boards", namingPortProperty(TaskDashboard::start, portProperty)),
+                TaskDashboard::close);
+    }
+
     /**
      * Returns where browsers reach the board.
      *

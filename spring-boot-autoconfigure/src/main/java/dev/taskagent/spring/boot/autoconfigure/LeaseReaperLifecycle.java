@@ -12,33 +12,33 @@ import java.util.function.Supplier;
  * their queues. Thread-safe.
  */
 public final class LeaseReaperLifecycle extends ContextBoundService<LeaseReaper> {
-    private final Duration interval;
+    private final Duration reclaimInterval;
 
     /**
      * Creates the lifecycle; nothing runs before {@link #start()}, which starts the reaper's thread; its
      * first round runs one interval later.
      *
      * @param queue the queue whose expired claims to take back
-     * @param interval the pause between two rounds; 10 ms to 1 day
+     * @param reclaimInterval the pause between two reclaims; 10 ms to 1 day
      */
-    public LeaseReaperLifecycle(TaskQueue queue, Duration interval) {
-        super(starting(queue, interval), LeaseReaper::close);
-        this.interval = interval;
+    public LeaseReaperLifecycle(TaskQueue queue, Duration reclaimInterval) {
+        super(starting(queue, reclaimInterval), LeaseReaper::close);
+        this.reclaimInterval = reclaimInterval;
     }
 
-    private static Supplier<LeaseReaper> starting(TaskQueue queue, Duration interval) {
+    private static Supplier<LeaseReaper> starting(TaskQueue queue, Duration reclaimInterval) {
         Objects.requireNonNull(queue, "queue");
-        Objects.requireNonNull(interval, "interval");
-        return () -> LeaseReaper.builder(queue).interval(interval).start();
+        Objects.requireNonNull(reclaimInterval, "reclaimInterval");
+        return () -> LeaseReaper.builder(queue).reclaimInterval(reclaimInterval).start();
     }
 
-    /** @return the pause between two rounds */
-    public Duration interval() {
-        return interval;
+    /** @return the pause between two reclaims */
+    public Duration reclaimInterval() {
+        return reclaimInterval;
     }
 
     @Override
     public String toString() {
-        return "LeaseReaperLifecycle[every " + interval + ", " + (isRunning() ? "running" : "stopped") + "]";
+        return "LeaseReaperLifecycle[every " + reclaimInterval + ", " + (isRunning() ? "running" : "stopped") + "]";
     }
 }

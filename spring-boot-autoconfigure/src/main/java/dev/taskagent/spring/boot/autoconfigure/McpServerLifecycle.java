@@ -19,6 +19,13 @@ public final class McpServerLifecycle extends ContextBoundService<TaskMcpServer>
         super(buildAndStart(servers, "servers", TaskMcpServer::start), TaskMcpServer::close);
     }
 
+    /** As {@link #McpServerLifecycle(Supplier)}; a port in use is reported naming {@code portProperty}. */
+    McpServerLifecycle(Supplier<TaskMcpServer> servers, String portProperty) {
+        super(
+                buildAndStart(servers, "servers", namingPortProperty(TaskMcpServer::start, portProperty)),
+                TaskMcpServer::close);
+    }
+
     /**
      * Returns where clients reach the server.
      *

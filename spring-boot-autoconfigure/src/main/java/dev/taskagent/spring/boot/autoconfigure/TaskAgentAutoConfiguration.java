@@ -79,9 +79,7 @@ public class TaskAgentAutoConfiguration {
             ObjectProvider<TaskListener> listeners,
             ObjectProvider<TaskObserver> observers) {
         TaskAgentProperties.Agent agent = properties.getAgent();
-        TaskAgent.Builder builder = TaskAgent.builder()
-                .store(store)
-                .chatModel(chatModel)
+        TaskAgent.Builder builder = TaskAgent.builder(store, chatModel)
                 .maxIterations(agent.getMaxIterations())
                 .observer(observer(observers));
         if (agent.isStepsTool()) {
@@ -114,9 +112,7 @@ public class TaskAgentAutoConfiguration {
             ObjectProvider<TaskListener> listeners,
             ObjectProvider<TaskObserver> observers,
             ObjectProvider<Toolbox> toolbox) {
-        StepExecutor.Builder builder = StepExecutor.builder()
-                .store(store)
-                .chatModel(chatModel)
+        StepExecutor.Builder builder = StepExecutor.builder(store, chatModel)
                 .maxModelCalls(properties.getSteps().getMaxModelCalls())
                 .toolbox(toolbox.getIfUnique(Toolbox::empty))
                 .observer(observer(observers));

@@ -37,7 +37,7 @@ public class TaskAgentDashboardAutoConfiguration {
     public DashboardLifecycle taskAgentDashboard(TaskStore store, TaskAgentProperties properties) {
         TaskAgentProperties.Dashboard settings = properties.getDashboard();
         TaskDashboard.Builder builder =
-                TaskDashboard.builder().store(store).bind(settings.getBindAddress(), settings.getPort());
+                TaskDashboard.builder(store).bind(settings.getBindAddress(), settings.getPort());
         if (settings.getToken() != null && !settings.getToken().isBlank()) {
             builder.token(settings.getToken());
         }
@@ -46,6 +46,6 @@ public class TaskAgentDashboardAutoConfiguration {
         }
         // Built now, so that a refused setting fails the context's start rather than its first request.
         builder.build();
-        return new DashboardLifecycle(builder::build);
+        return new DashboardLifecycle(builder::build, settings.names().port());
     }
 }

@@ -31,6 +31,6 @@ public class TaskAgentLifecycleAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public LeaseReaperLifecycle taskAgentLeaseReaper(TaskQueue queue, TaskAgentProperties properties) {
-        return new LeaseReaperLifecycle(queue, properties.getReaper().getInterval());
+        return new LeaseReaperLifecycle(queue, properties.getReaper().getReclaimInterval());
     }
 }

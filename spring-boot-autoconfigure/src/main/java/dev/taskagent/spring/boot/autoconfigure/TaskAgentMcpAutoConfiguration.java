@@ -44,11 +44,11 @@ public class TaskAgentMcpAutoConfiguration {
                 .toList();
         // Built now, so that a refused setting fails the context's start rather than its first request.
         TaskMcpServer.Builder builder =
-                TaskMcpServer.builder().queue(queue).toolsets(toolsets).http(mcp.getBindAddress(), mcp.getPort());
+                TaskMcpServer.builder(queue).toolsets(toolsets).http(mcp.getBindAddress(), mcp.getPort());
         if (mcp.getToken() != null) {
-            builder.bearerToken(mcp.getToken());
+            builder.token(mcp.getToken());
         }
         builder.build();
-        return new McpServerLifecycle(builder::build);
+        return new McpServerLifecycle(builder::build, mcp.names().port());
     }
 }

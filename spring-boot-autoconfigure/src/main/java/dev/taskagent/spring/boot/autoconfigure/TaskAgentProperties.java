@@ -1,11 +1,10 @@
 package dev.taskagent.spring.boot.autoconfigure;
 
 import dev.taskagent.extraction.TaskAgent;
+import dev.taskagent.internal.SettingRules;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.StepExecutor;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -413,17 +412,12 @@ public class TaskAgentProperties implements InitializingBean {
         /** Whether the lease reaper runs while the application context runs (when there is a queue). */
         private boolean enabled = true;
 
-        /** The pause between two reclaims of expired leases. */
-        private Duration interval = LeaseReaper.DEFAULT_INTERVAL;
+        /** The pause between two reclaims of expired leases; 10ms to 1d. */
+        private Duration reclaimInterval = LeaseReaper.DEFAULT_RECLAIM_INTERVAL;
 
         void check(List<String> problems) {
-            positive(problems, "reaper.interval", interval);
-            if (interval != null
-                    && !interval.isNegative()
-                    && !interval.isZero()
-                    && (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofDays(1)) > 0)) {
-                problems.add(PREFIX + ".reaper.interval must be between 10ms and 1d, was " + interval);
-            }
+            SettingRules.reclaimIntervalProblem(reclaimInterval, PREFIX + ".reaper.reclaim-interval")
+                    .ifPresent(problems::add);
         }
 
         /** @return whether the reaper runs */
@@ -436,14 +430,14 @@ public class TaskAgentProperties implements InitializingBean {
             this.enabled = enabled;
         }
 
-        /** @return the pause between two rounds */
-        public Duration getInterval() {
-            return interval;
+        /** @return the pause between two reclaims */
+        public Duration getReclaimInterval() {
+            return reclaimInterval;
         }
 
-        /** @param interval the pause between two rounds */
-        public void setInterval(Duration interval) {
-            this.interval = interval;
+        /** @param reclaimInterval the pause between two reclaims */
+        public void setReclaimInterval(Duration reclaimInterval) {
+            this.reclaimInterval = reclaimInterval;
         }
     }
 
@@ -453,7 +447,7 @@ public class TaskAgentProperties implements InitializingBean {
         private boolean enabled;
 
         /** The address it listens on; any address other than a loopback one needs a token. */
-        private String bindAddress = "127.0.0.1";
+        private String bindAddress = SettingRules.LOOPBACK_ADDRESS;
 
         /** The port it listens on (its own, not the application's web server); 0 lets the system choose. */
         private int port;
@@ -472,29 +466,17 @@ public class TaskAgentProperties implements InitializingBean {
             if (!enabled) {
                 return;
             }
-            String prefix = PREFIX + "." + name;
-            if (port < 0 || port > 65_535) {
-                problems.add(prefix + ".port must be 0-65535, was " + port);
-            }
-            if (bindAddress == null || bindAddress.isBlank()) {
-                problems.add(prefix + ".bind-address must not be blank");
-            } else if (!present(token) && !isLoopback(bindAddress)) {
-                problems.add(prefix + ".bind-address is " + bindAddress + ", which is not a loopback address, and "
-                        + prefix + ".token is not set: set a token of at least 16 characters, or listen on"
-                        + " 127.0.0.1");
-            }
-            if (token != null && (token.length() < 16 || token.chars().anyMatch(Character::isWhitespace))) {
-                problems.add(prefix + ".token must have at least 16 characters and no white space (got "
-                        + token.length() + " characters)");
-            }
+            SettingRules.ServerNames names = names();
+            SettingRules.portProblem(port, names).ifPresent(problems::add);
+            SettingRules.addressProblem(bindAddress, names).ifPresent(problems::add);
+            SettingRules.tokenProblem(token, names).ifPresent(problems::add);
+            SettingRules.exposureProblem(bindAddress, present(token), names).ifPresent(problems::add);
         }
 
-        private static boolean isLoopback(String address) {
-            try {
-                return InetAddress.getByName(address.strip()).isLoopbackAddress();
-            } catch (UnknownHostException e) {
-                return false;
-            }
+        /** How these properties are named in messages. */
+        SettingRules.ServerNames names() {
+            String prefix = PREFIX + "." + name;
+            return new SettingRules.ServerNames(prefix + ".bind-address", prefix + ".port", prefix + ".token");
         }
 
         /** @return whether it runs */
@@ -590,9 +572,13 @@ public class TaskAgentProperties implements InitializingBean {
         @Override
         void check(List<String> problems) {
             super.check(problems);
-            if (isEnabled() && actionsEnabled && !hasToken()) {
-                problems.add(PREFIX + ".dashboard.actions-enabled is true but " + PREFIX + ".dashboard.token is not"
-                        + " set: actions need a token, which every action carries in its Authorization header");
+            if (isEnabled()) {
+                SettingRules.actionsProblem(
+                                actionsEnabled,
+                                hasToken(),
+                                names(),
+                                "set " + PREFIX + ".dashboard.actions-enabled=false")
+                        .ifPresent(problems::add);
             }
         }
 

@@ -21,6 +21,8 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -190,7 +192,7 @@ class TaskAgentAutoConfigurationTest {
     @Test
     void theReaperRunsWithTheContextAndTakesBackExpiredClaims() {
         LeaseReaperLifecycle[] reaper = new LeaseReaperLifecycle[1];
-        runner.withPropertyValues("taskagent.queue.lease-duration=50ms", "taskagent.reaper.interval=20ms")
+        runner.withPropertyValues("taskagent.queue.lease-duration=50ms", "taskagent.reaper.reclaim-interval=20ms")
                 .run(context -> {
                     reaper[0] = context.getBean(LeaseReaperLifecycle.class);
                     assertThat(reaper[0].isRunning()).isTrue();
@@ -234,14 +236,35 @@ class TaskAgentAutoConfigurationTest {
 
     @Test
     void aUsersOwnBoardWins() {
-        DashboardLifecycle own = new DashboardLifecycle(() -> TaskDashboard.builder()
-                .store(new InMemoryTaskStore())
+        DashboardLifecycle own = new DashboardLifecycle(() -> TaskDashboard.builder(new InMemoryTaskStore())
                 .bind("127.0.0.1", 0)
                 .build());
         runner.withPropertyValues("taskagent.dashboard.enabled=true")
                 .withBean(DashboardLifecycle.class, () -> own)
                 .run(context ->
                         assertThat(context.getBean(DashboardLifecycle.class)).isSameAs(own));
+    }
+
+    @Test
+    void aPortInUseStopsTheContextNamingThePortProperty() throws Exception {
+        try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            int port = occupied.getLocalPort();
+            for (String server : List.of("mcp", "dashboard")) {
+                runner.withPropertyValues(
+                                "taskagent." + server + ".enabled=true", "taskagent." + server + ".port=" + port)
+                        .run(context -> {
+                            assertThat(context).hasFailed();
+                            assertThat(context.getStartupFailure())
+                                    .rootCause()
+                                    .isInstanceOf(java.net.BindException.class);
+                            assertThat(context.getStartupFailure())
+                                    .hasStackTraceContaining("AddressInUseException: 127.0.0.1:" + port
+                                            + " is already in use: choose another port with taskagent." + server
+                                            + ".port (0 picks a free port), or stop the process that listens"
+                                            + " there");
+                        });
+            }
+        }
     }
 
     @Test
@@ -253,30 +276,32 @@ class TaskAgentAutoConfigurationTest {
                 "taskagent.queue.lease-duration must be a positive duration (e.g. 30s), was PT-1S",
                 "taskagent.queue.lease-duration=-1s");
         failsWith(
-                "taskagent.reaper.interval must be a positive duration (e.g. 30s), was PT0S",
-                "taskagent.reaper.interval=0s");
+                "taskagent.reaper.reclaim-interval must be between 10ms and 1d, was PT0S",
+                "taskagent.reaper.reclaim-interval=0s");
         failsWith("taskagent.queue.max-attempts must be at least 1, was 0", "taskagent.queue.max-attempts=0");
         failsWith("taskagent.agent.max-iterations must be at least 1, was 0", "taskagent.agent.max-iterations=0");
         failsWith(
-                "taskagent.mcp.bind-address is 0.0.0.0, which is not a loopback address, and taskagent.mcp.token is"
-                        + " not set",
+                "Listening on 0.0.0.0, which is not a loopback address, needs a token: set taskagent.mcp.token (at"
+                        + " least 16 characters), or listen on 127.0.0.1 with taskagent.mcp.bind-address",
                 "taskagent.mcp.enabled=true",
                 "taskagent.mcp.bind-address=0.0.0.0");
         failsWith(
-                "taskagent.mcp.token must have at least 16 characters",
+                "taskagent.mcp.token must have at least 16 characters and no white space (got 5 characters)",
                 "taskagent.mcp.enabled=true",
                 "taskagent.mcp.token=short");
         failsWith(
-                "taskagent.dashboard.bind-address is 0.0.0.0, which is not a loopback address, and"
-                        + " taskagent.dashboard.token is not set",
+                "Listening on 0.0.0.0, which is not a loopback address, needs a token: set"
+                        + " taskagent.dashboard.token (at least 16 characters), or listen on 127.0.0.1 with"
+                        + " taskagent.dashboard.bind-address",
                 "taskagent.dashboard.enabled=true",
                 "taskagent.dashboard.bind-address=0.0.0.0");
         failsWith(
-                "taskagent.dashboard.actions-enabled is true but taskagent.dashboard.token is not set",
+                "Actions need a token: set taskagent.dashboard.token (at least 16 characters), which every action"
+                        + " must carry in its Authorization header, or set taskagent.dashboard.actions-enabled=false",
                 "taskagent.dashboard.enabled=true",
                 "taskagent.dashboard.actions-enabled=true");
         failsWith(
-                "taskagent.dashboard.port must be 0-65535, was 70000",
+                "Port 70000 is out of range: set taskagent.dashboard.port to 0-65535 (0 picks a free port)",
                 "taskagent.dashboard.enabled=true",
                 "taskagent.dashboard.port=70000");
         failsWith(
@@ -287,11 +312,11 @@ class TaskAgentAutoConfigurationTest {
 
     @Test
     void everyProblemIsNamedAtOnce() {
-        runner.withPropertyValues("taskagent.queue.max-attempts=0", "taskagent.reaper.interval=-5s")
+        runner.withPropertyValues("taskagent.queue.max-attempts=0", "taskagent.reaper.reclaim-interval=-5s")
                 .run(context -> assertThat(context.getStartupFailure())
                         .rootCause()
                         .hasMessageContaining("taskagent.queue.max-attempts")
-                        .hasMessageContaining("taskagent.reaper.interval"));
+                        .hasMessageContaining("taskagent.reaper.reclaim-interval"));
     }
 
     private void failsWith(String message, String... properties) {
