@@ -15,7 +15,7 @@ import org.springframework.ai.tool.ToolCallbackProvider;
  * String answer = ChatClient.builder(springAiChatModel)
  *         .build()
  *         .prompt("You are agent ada. Claim your next task and work it.")
- *         .toolCallbacks(TaskAgentToolCallbackProvider.of(queue.workerTools()))
+ *         .tools(TaskAgentToolCallbackProvider.of(queue.workerTools()))
  *         .call()
  *         .content();
  * }</pre>
