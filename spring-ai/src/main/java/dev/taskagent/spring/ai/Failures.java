@@ -1,5 +1,8 @@
 package dev.taskagent.spring.ai;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taskagent.llm.ChatModelException;
 import java.lang.reflect.Method;
 import java.util.OptionalInt;
@@ -13,7 +16,7 @@ import java.util.regex.Pattern;
  * <p>Spring AI 2.0 passes its providers' exceptions on as they are (the OpenAI and Anthropic SDKs', Spring's
  * {@code RestClient}'s...), so the HTTP status is read from the exception by name ({@code statusCode()} of the
  * provider SDKs, {@code getStatusCode().value()} of Spring's web clients) or from a message that starts with
- * it. No message contains credentials: a refused key (401) is reported without the service's text, which
+ * it; an error body quoted whole is reduced to its message. No message contains credentials: a refused key (401) is reported without the service's text, which
  * quotes part of the key, and anything that looks like a key or a bearer token is cut out of the rest.
  *
  * <p>Immutable and thread-safe.
@@ -22,6 +25,8 @@ final class Failures {
     private static final Pattern STATUS_PREFIX = Pattern.compile("^(?:HTTP )?(\\d{3})\\b[:\\s-]*");
     private static final Pattern SECRETS =
             Pattern.compile("(?i)(bearer\\s+\\S+|\\bsk-[A-Za-z0-9_*.-]{6,}|\\b(?:api[-_]?key|x-api-key)[=:]\\s*\\S+)");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String modelDescription;
 
@@ -140,11 +145,31 @@ final class Failures {
             }
         }
         String firstLine = said.strip().lines().findFirst().orElse("");
-        firstLine = STATUS_PREFIX.matcher(firstLine).replaceFirst("").strip();
+        firstLine =
+                errorMessageOf(STATUS_PREFIX.matcher(firstLine).replaceFirst("").strip());
         while (firstLine.endsWith(".")) {
             firstLine = firstLine.substring(0, firstLine.length() - 1);
         }
         return redact(firstLine.isBlank() ? "no error message" : firstLine);
+    }
+
+    // Some SDKs (Anthropic's) quote the error body whole: {"type":"error","error":{"type":...,"message":...}}.
+    private static String errorMessageOf(String said) {
+        if (!said.startsWith("{")) {
+            return said;
+        }
+        try {
+            JsonNode body = JSON.readTree(said);
+            JsonNode message = body.path("error").path("message");
+            if (!message.isTextual()) {
+                message = body.path("message");
+            }
+            return message.isTextual() && !message.asText().isBlank()
+                    ? message.asText().strip()
+                    : said;
+        } catch (JsonProcessingException e) {
+            return said;
+        }
     }
 
     // The first line of each message in the cause chain: clients' messages go on with request dumps.
