@@ -177,6 +177,9 @@ final class Failures {
         StringBuilder detail = new StringBuilder();
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             String message = cause.getMessage();
+            if (cause.getCause() != null && cause.getCause().toString().equals(message)) {
+                continue; // a wrapper (CompletionException, Reactor's) that only repeats its cause
+            }
             String line = message == null || message.isBlank()
                     ? cause.getClass().getSimpleName()
                     : message.strip().lines().findFirst().orElse("");

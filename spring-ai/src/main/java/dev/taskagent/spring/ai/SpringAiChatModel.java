@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.stream.Stream;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
+import reactor.core.publisher.Signal;
 
 /**
  * A taskagent {@link ChatModel} over any Spring AI {@code ChatModel}: the application's Anthropic, OpenAI,
@@ -29,7 +30,7 @@ import org.springframework.ai.chat.prompt.Prompt;
  * output limit override the model's options; everything else (the model name, provider options) stays as
  * configured in Spring AI. The answer's text, tool calls (arguments verbatim), finish reason and usage come
  * back. Streaming reads the model's {@code stream(Prompt)} and hands text to the listener on the calling
- * thread, in order. Whatever the model throws becomes a {@link ChatModelException} whose message names the
+ * thread, in order (a model that cannot stream answers whole, through {@code call(Prompt)}). Whatever the model throws becomes a {@link ChatModelException} whose message names the
  * model and the cause, without credentials.
  *
  * <p>Not mapped: {@link dev.taskagent.llm.ChatOptions#parallelToolCalls()} (Spring AI's portable options
@@ -125,15 +126,25 @@ public final class SpringAiChatModel implements ChatModel {
     public ChatResponse chat(ChatRequest request) {
         Objects.requireNonNull(request, "request");
         Prompt prompt = toPrompt(request);
+        org.springframework.ai.chat.model.ChatResponse response = callModel(prompt);
         try {
-            org.springframework.ai.chat.model.ChatResponse response = delegate.call(prompt);
-            if (response == null) {
-                throw new ResponseMapping.InvalidAnswerException("the model returned no response");
-            }
             return ResponseMapping.toResponse(response);
         } catch (RuntimeException e) {
             throw failures.translate(e);
         }
+    }
+
+    private org.springframework.ai.chat.model.ChatResponse callModel(Prompt prompt) {
+        org.springframework.ai.chat.model.ChatResponse response;
+        try {
+            response = delegate.call(prompt);
+        } catch (RuntimeException e) {
+            throw failures.translate(e);
+        }
+        if (response == null) {
+            throw failures.translate(new ResponseMapping.InvalidAnswerException("the model returned no response"));
+        }
+        return response;
     }
 
     @Override
@@ -142,14 +153,22 @@ public final class SpringAiChatModel implements ChatModel {
         Objects.requireNonNull(listener, "listener");
         Prompt prompt = toPrompt(request);
         StreamAccumulator accumulator = new StreamAccumulator();
-        // Blocking iteration delivers each response on this thread; closing the stream cancels the
-        // subscription, also when the listener throws.
-        try (Stream<org.springframework.ai.chat.model.ChatResponse> responses = openStream(prompt)) {
-            Iterator<org.springframework.ai.chat.model.ChatResponse> iterator = responses.iterator();
-            while (hasNext(iterator)) {
-                String delta = accept(accumulator, next(iterator));
-                if (!delta.isEmpty()) {
-                    listener.onTextDelta(delta);
+        // Blocking iteration delivers each response on this thread. Materialized, a failure arrives after the
+        // responses before it (a plain blocking iterator drops those still buffered), so a step marker written
+        // before a cut connection still ticks. Closing the stream cancels the subscription, also when the
+        // listener throws; what the listener throws passes unchanged.
+        try (Stream<Signal<org.springframework.ai.chat.model.ChatResponse>> signals = openStream(prompt)) {
+            Iterator<Signal<org.springframework.ai.chat.model.ChatResponse>> iterator = signals.iterator();
+            while (iterator.hasNext()) {
+                Signal<org.springframework.ai.chat.model.ChatResponse> signal = iterator.next();
+                if (signal.isOnError()) {
+                    throw failures.translate(asRuntimeException(signal.getThrowable()));
+                }
+                if (signal.isOnNext()) {
+                    String delta = accept(accumulator, signal.get());
+                    if (!delta.isEmpty()) {
+                        listener.onTextDelta(delta);
+                    }
                 }
             }
         }
@@ -170,29 +189,22 @@ public final class SpringAiChatModel implements ChatModel {
         return prompts.toPrompt(request, options);
     }
 
-    private Stream<org.springframework.ai.chat.model.ChatResponse> openStream(Prompt prompt) {
+    private Stream<Signal<org.springframework.ai.chat.model.ChatResponse>> openStream(Prompt prompt) {
         try {
-            return delegate.stream(prompt).toStream();
+            return delegate.stream(prompt).materialize().toStream();
+        } catch (UnsupportedOperationException e) {
+            // Spring AI's default stream(Prompt) for models that cannot stream: the whole answer at once.
+            return Stream.of(Signal.next(callModel(prompt)), Signal.complete());
         } catch (RuntimeException e) {
             throw failures.translate(e);
         }
     }
 
-    private boolean hasNext(Iterator<org.springframework.ai.chat.model.ChatResponse> iterator) {
-        try {
-            return iterator.hasNext();
-        } catch (RuntimeException e) {
-            throw failures.translate(e);
+    private static RuntimeException asRuntimeException(Throwable failure) {
+        if (failure instanceof Error error) {
+            throw error;
         }
-    }
-
-    private org.springframework.ai.chat.model.ChatResponse next(
-            Iterator<org.springframework.ai.chat.model.ChatResponse> iterator) {
-        try {
-            return iterator.next();
-        } catch (RuntimeException e) {
-            throw failures.translate(e);
-        }
+        return failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
     }
 
     private String accept(StreamAccumulator accumulator, org.springframework.ai.chat.model.ChatResponse response) {
