@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>{@code
  * try (FakeAnthropicServer server = FakeAnthropicServer.start()) {
- *     server.enqueue(FakeAnthropicServer.json(200, FakeAnthropicServer.message("end_turn", 3, 1, FakeAnthropicServer.text("Hi"))));
+ *     server.enqueue(FakeAnthropicServer.json(
+ *             200, FakeAnthropicServer.message("end_turn", 3, 1, FakeAnthropicServer.text("Hi"))));
  *     // point the client at server.baseUrl() (no /v1: Anthropic's clients add it)
  *     JsonNode body = server.takeRequest().json();
  * }

@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
  * <p>Spring AI 2.0 passes its providers' exceptions on as they are (the OpenAI and Anthropic SDKs', Spring's
  * {@code RestClient}'s...), so the HTTP status is read from the exception by name ({@code statusCode()} of the
  * provider SDKs, {@code getStatusCode().value()} of Spring's web clients) or from a message that starts with
- * it; an error body quoted whole is reduced to its message. No message contains credentials: a refused key (401) is reported without the service's text, which
- * quotes part of the key, and anything that looks like a key or a bearer token is cut out of the rest.
+ * it; an error body quoted whole is reduced to its message. No message contains credentials: a refused key
+ * (401) is reported without the service's text, which quotes part of the key, and without the exception; anything
+ * that looks like a key or a bearer token is cut out of the rest.
  *
  * <p>Immutable and thread-safe.
  */

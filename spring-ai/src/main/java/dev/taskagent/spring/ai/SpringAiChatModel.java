@@ -30,8 +30,9 @@ import reactor.core.publisher.Signal;
  * output limit override the model's options; everything else (the model name, provider options) stays as
  * configured in Spring AI. The answer's text, tool calls (arguments verbatim), finish reason and usage come
  * back. Streaming reads the model's {@code stream(Prompt)} and hands text to the listener on the calling
- * thread, in order (a model that cannot stream answers whole, through {@code call(Prompt)}). Whatever the model throws becomes a {@link ChatModelException} whose message names the
- * model and the cause, without credentials.
+ * thread, in order (a model that cannot stream answers whole, through {@code call(Prompt)}). Whatever the
+ * model throws becomes a {@link ChatModelException} whose message names the model and the cause, without
+ * credentials.
  *
  * <p>Not mapped: {@link dev.taskagent.llm.ChatOptions#parallelToolCalls()} (Spring AI's portable options
  * have no such field; set it in the provider's options) and {@link

@@ -156,6 +156,34 @@ class SpringAiChatModelOpenAiTest {
     }
 
     @Test
+    void theRequestsToolsReplaceDefaultToolCallbacksOfTheSpringAiModel() {
+        OpenAiChatModel withDefaultTool = OpenAiChatModel.builder()
+                .options(OpenAiChatOptions.builder()
+                        .baseUrl(server.baseUrl())
+                        .apiKey(API_KEY)
+                        .model("gpt-test")
+                        .maxRetries(0)
+                        .toolCallbacks(List.of(new OfferedToolCallback(new ToolDefinition(
+                                "weather", "The weather.", JsonSchema.object().toJson()))))
+                        .build())
+                .build();
+        SpringAiChatModel bridged = SpringAiChatModel.of(withDefaultTool);
+        server.enqueue(json(200, textCompletion("Hi.", 3, 1)));
+        server.enqueue(json(200, textCompletion("Done.", 3, 1)));
+
+        bridged.chat(ChatRequest.of("", List.of(new UserMessage("Hello")), List.of()));
+        bridged.chat(runWithTools());
+
+        assertThat(server.takeRequest().json().has("tools")).isFalse();
+        List<String> offered = new ArrayList<>();
+        server.takeRequest()
+                .json()
+                .path("tools")
+                .forEach(tool -> offered.add(tool.path("function").path("name").asText()));
+        assertThat(offered).containsExactly("insert_task", "finish");
+    }
+
+    @Test
     void returnsParallelToolCallsWithTheirIdsAndArgumentsVerbatim() {
         server.enqueue(json(
                 200,
