@@ -253,6 +253,27 @@ class SpringAiOverTheWireTest {
         assertThat(messages.get(messages.size() - 1).path("content").asText()).isEqualTo(expected.text());
     }
 
+    @Test
+    void aToolThatFailsUnexpectedlyIsReportedToTheModelBySpringAisDefaultProcessor() {
+        Tool broken = Tool.of("read_disk", "Reads the disk.", JsonSchema.object(), arguments -> {
+            throw new IllegalStateException("disk unplugged");
+        });
+        server.enqueue(json(200, toolCallCompletion(50, 10, new String[] {"call_1", "read_disk", "{}"})));
+        server.enqueue(json(200, textCompletion("The disk is unplugged.", 80, 12)));
+
+        String answer = ChatClient.create(SpringAiChatModelOpenAiTest.springOpenAi(server))
+                .prompt()
+                .user("Read the disk.")
+                .tools(TaskAgentToolCallbackProvider.of(Toolbox.of(broken)))
+                .call()
+                .content();
+
+        assertThat(answer).isEqualTo("The disk is unplugged.");
+        JsonNode messages = server.requests().get(1).json().path("messages");
+        assertThat(messages.get(messages.size() - 1).path("content").asText())
+                .isEqualTo("Tool 'read_disk' failed: java.lang.IllegalStateException: disk unplugged");
+    }
+
     /** What the queue's own toolbox answers to a call, on a twin store in the same state at the same time. */
     private static String twinQueueResult(String tool, String arguments, String taskDescription) {
         TaskQueue twin = TaskQueue.builder(new InMemoryTaskStore(CLOCK)).build();
