@@ -2,7 +2,8 @@ package dev.taskagent.examples;
 
 /**
  * A failure the flagship demo explains in one line, what failed and what to do, and ends with exit code 1
- * without a stack trace: the model service could not be used, or {@code --reset} refused a directory.
+ * without a stack trace: the model service could not be used, the task store could not be opened (another
+ * process holds its H2 file), or {@code --reset} refused a directory.
  * Anything else the demo does not catch, so that a real problem keeps its stack trace.
  */
 final class DemoFailure extends RuntimeException {
@@ -37,6 +38,16 @@ final class DemoFailure extends RuntimeException {
      */
     static DemoFailure modelConfiguration(RuntimeException e) {
         return new DemoFailure("the model configuration is invalid: " + sentence(e.getMessage()) + " " + OFFLINE);
+    }
+
+    /**
+     * Describes a task store the demo could not open; the library's message already says why and what to do.
+     *
+     * @param e what opening the store threw
+     * @return the failure
+     */
+    static DemoFailure storeUnavailable(RuntimeException e) {
+        return new DemoFailure("the task store could not be opened: " + sentence(e.getMessage()));
     }
 
     private static String sentence(String message) {

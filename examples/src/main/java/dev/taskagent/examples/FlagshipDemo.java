@@ -4,6 +4,7 @@ import dev.taskagent.AddressInUseException;
 import dev.taskagent.dashboard.TaskDashboard;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.openai.OpenAiChatModel;
+import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -143,7 +144,7 @@ public final class FlagshipDemo {
         } else {
             out.println("  model: " + realModel + " (from OPENAI_API_KEY / OPENAI_BASE_URL)");
         }
-        try (JdbcTaskStore store = JdbcTaskStore.open(data.jdbcUrl())) {
+        try (JdbcTaskStore store = openStore(data)) {
             if (options.dashboardPort() == null) {
                 new FlagshipRun(out, store, realModel, Duration.ZERO).run();
                 return;
@@ -158,6 +159,15 @@ public final class FlagshipDemo {
                 out.println("Task board: " + board.uri() + "?session=" + SESSION + " - press Enter to stop it.");
                 waitForEnter(in);
             }
+        }
+    }
+
+    // The store's message already says what failed and what to do (another process on the H2 file, most often).
+    private static JdbcTaskStore openStore(DemoData data) {
+        try {
+            return JdbcTaskStore.open(data.jdbcUrl());
+        } catch (TaskStoreException e) {
+            throw DemoFailure.storeUnavailable(e);
         }
     }
 

@@ -2,13 +2,17 @@ package dev.taskagent.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,10 +108,64 @@ class FlagshipDemoJarIT {
         }
     }
 
-    private Run demo(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+    @Test
+    void aSecondDemoOnTheSameDataEndsWithOneLineThatTheFileIsInUseAndExitCodeOne() throws Exception {
+        Process first = new ProcessBuilder(command("--dashboard", "0"))
+                .directory(workingDirectory.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try {
+            BufferedReader firstOut =
+                    new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8));
+            CompletableFuture<String> boardLine =
+                    CompletableFuture.supplyAsync(() -> readLineStartingWith(firstOut, "  task board: "));
+            assertThat(boardLine.get(2, TimeUnit.MINUTES))
+                    .as("the first demo's board is up")
+                    .isNotNull();
+
+            Run second = demo(Map.of());
+
+            assertThat(second.status()).isEqualTo(1);
+            assertThat(second.err().lines().toList())
+                    .containsExactly("taskagent demo: the task store could not be opened: The H2 database jdbc:h2:file:"
+                            + workingDirectory
+                                    .toAbsolutePath()
+                                    .resolve(".taskagent-demo")
+                                    .resolve("tasks")
+                            + " is in use by another process: an embedded H2 file opens in one process at a time."
+                            + " Stop the other process, or share the database: add ;AUTO_SERVER=TRUE to the URL in"
+                            + " every process, serve it with an H2 TCP server (jdbc:h2:tcp://...), or use PostgreSQL"
+                            + " or MariaDB.");
+        } finally {
+            first.destroyForcibly();
+            assertThat(first.waitFor(30, TimeUnit.SECONDS))
+                    .as("the first demo is gone")
+                    .isTrue();
+        }
+    }
+
+    private static String readLineStartingWith(BufferedReader reader, String prefix) {
+        try {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                if (line.startsWith(prefix)) {
+                    return line;
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> command(String... args) {
         List<String> command = new ArrayList<>(
                 List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString()));
         command.addAll(List.of(args));
+        return command;
+    }
+
+    private Run demo(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        List<String> command = command(args);
         Path out = Files.createTempFile("demo", ".out");
         Path err = Files.createTempFile("demo", ".err");
         ProcessBuilder builder = new ProcessBuilder(command)

@@ -74,6 +74,26 @@ class RunnableJarIT {
         ChildProcesses.assertNoneLeftBesides(before);
     }
 
+    @Test
+    void aSecondServerOnAnH2FileInUseExitsWithOneAndOneLineThatSaysHowToShareIt() throws Exception {
+        Set<Long> before = ChildProcesses.descendants();
+        String store = "jdbc:h2:file:" + data.resolve("tasks").toAbsolutePath();
+        try (JarProcess first = JarProcess.start("jar-h2-holder", "--store", store, "--http", "127.0.0.1:0")) {
+            first.awaitEndpoint();
+
+            NodeHarness.Result second = run("jar-h2-in-use", "--store", store, "--http", "127.0.0.1:0");
+
+            assertThat(second.exitCode()).isEqualTo(1);
+            assertThat(second.output().lines().toList())
+                    .containsExactly("taskagent-mcp: could not open the store: The H2 database " + store
+                            + " is in use by another process: an embedded H2 file opens in one process at a time."
+                            + " Stop the other process, or share the database: add ;AUTO_SERVER=TRUE to the URL in"
+                            + " every process, serve it with an H2 TCP server (jdbc:h2:tcp://...), or use PostgreSQL"
+                            + " or MariaDB");
+        }
+        ChildProcesses.assertNoneLeftBesides(before);
+    }
+
     private static NodeHarness.Result run(String name, String... arguments) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of(
                 JarProcess.java(), "-jar", JarProcess.jar().toAbsolutePath().toString()));

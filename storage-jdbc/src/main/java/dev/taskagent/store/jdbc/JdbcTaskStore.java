@@ -65,6 +65,9 @@ public final class JdbcTaskStore implements TaskStore {
     /** How long a caller of a store opened from a JDBC URL waits for a connection when all are busy. */
     public static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(30);
 
+    /** H2's error code DATABASE_ALREADY_OPEN_1: another process holds the file's lock. */
+    private static final int H2_DATABASE_ALREADY_OPEN = 90020;
+
     /** How long the event feed keeps events unless the builder says otherwise. */
     public static final Duration DEFAULT_EVENT_RETENTION = Duration.ofDays(7);
 
@@ -466,10 +469,21 @@ public final class JdbcTaskStore implements TaskStore {
         }
 
         private TaskStoreException connectionFailure(SQLException e) {
+            if (e.getErrorCode() == H2_DATABASE_ALREADY_OPEN) {
+                return new TaskStoreException(h2FileInUse(jdbcUrl), e);
+            }
             return new TaskStoreException(
                     "Could not connect to " + JdbcSupport.withoutSecrets(jdbcUrl) + ": " + JdbcSupport.describe(e)
                             + ". Check the URL, and that its JDBC driver is on the class path",
                     e);
+        }
+
+        /** The one-line message when another process holds an embedded H2 file open (H2's lock is per process). */
+        static String h2FileInUse(String jdbcUrl) {
+            return "The H2 database " + JdbcSupport.withoutSecrets(jdbcUrl) + " is in use by another process:"
+                    + " an embedded H2 file opens in one process at a time. Stop the other process, or share the"
+                    + " database: add ;AUTO_SERVER=TRUE to the URL in every process, serve it with an H2 TCP"
+                    + " server (jdbc:h2:tcp://...), or use PostgreSQL or MariaDB";
         }
     }
 }
