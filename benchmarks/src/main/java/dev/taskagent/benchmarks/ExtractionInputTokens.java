@@ -95,8 +95,7 @@ public final class ExtractionInputTokens {
         ScriptedChatModel model = ScriptedChatModel.builder()
                 .respond(ScriptedChatModel.toolCalls(ScriptedChatModel.call("finish", "{}")))
                 .build();
-        TaskAgent.Builder agent =
-                TaskAgent.builder().store(store).chatModel(model).clock(clock);
+        TaskAgent.Builder agent = TaskAgent.builder(store, model).clock(clock);
         if (!bounded) {
             agent.listingTokenBudget(Integer.MAX_VALUE);
         }

@@ -23,8 +23,7 @@ public final class QuickStart {
     public static void main(String[] args) {
         try (TaskStore store = JdbcTaskStore.open("jdbc:h2:mem:quickstart")) {
             // 1. Extraction: the model reads a conversation and keeps the session's task list true.
-            TaskAgent agent =
-                    TaskAgent.builder().store(store).chatModel(chatModel()).build();
+            TaskAgent agent = TaskAgent.builder(store, chatModel()).build();
             agent.run("session-42", List.of(ConversationMessage.user("m1", "Please add a dark mode toggle")));
             for (Task task : store.listTasks("session-42")) {
                 System.out.println(task.order() + ". " + task.description() + " [" + task.status() + "]");

@@ -20,7 +20,7 @@ import java.util.Objects;
  * <pre>{@code
  * var openAi = OpenAiChatModel.builder().apiKey(key).modelName("gpt-4o-mini").build();
  * var streaming = OpenAiStreamingChatModel.builder().apiKey(key).modelName("gpt-4o-mini").build();
- * TaskAgent agent = TaskAgent.builder().store(store).chatModel(LangChain4jChatModel.of(openAi, streaming)).build();
+ * TaskAgent agent = TaskAgent.builder(store, LangChain4jChatModel.of(openAi, streaming)).build();
  * }</pre>
  *
  * <p>What is carried: the system prompt, user, assistant and tool-result messages, tool calls with their ids

@@ -65,10 +65,8 @@ class LangChain4jEndToEndTest {
                         },
                         new String[] {"call_2", "append_messages_to_task", "{\"task_order\": 1, \"message_ids\": [0]}"},
                         new String[] {"call_3", "finish", "{}"})));
-        TaskAgent agent = TaskAgent.builder()
-                .store(store)
-                .chatModel(LangChain4jChatModel.of(openAi()))
-                .build();
+        TaskAgent agent =
+                TaskAgent.builder(store, LangChain4jChatModel.of(openAi())).build();
 
         AgentRun run = agent.run("dinner", List.of(ConversationMessage.user("m1", "Book a table for four tonight")));
 
@@ -90,13 +88,13 @@ class LangChain4jEndToEndTest {
                 textChunk("✓ STEP 2: Send the list\n"),
                 finishChunk("stop", 80, 20)));
         List<Integer> ticked = new ArrayList<>();
-        StepExecutor executor = StepExecutor.builder()
-                .store(store)
-                .chatModel(LangChain4jChatModel.of(OpenAiStreamingChatModel.builder()
-                        .baseUrl(server.baseUrl())
-                        .apiKey("sk-test")
-                        .modelName("gpt-test")
-                        .build()))
+        StepExecutor executor = StepExecutor.builder(
+                        store,
+                        LangChain4jChatModel.of(OpenAiStreamingChatModel.builder()
+                                .baseUrl(server.baseUrl())
+                                .apiKey("sk-test")
+                                .modelName("gpt-test")
+                                .build()))
                 .listener(event -> {
                     if (event instanceof TaskEvent.StepCompleted step) {
                         ticked.add(step.stepNumber());

@@ -20,7 +20,7 @@ import reactor.core.publisher.Signal;
  * <pre>{@code
  * // The application's Spring AI model, from Spring Boot or built by hand:
  * ChatModel model = SpringAiChatModel.of(springAiChatModel);
- * TaskAgent agent = TaskAgent.builder().store(store).chatModel(model).build();
+ * TaskAgent agent = TaskAgent.builder(store, model).build();
  * }</pre>
  *
  * <p>The system prompt and messages become Spring AI messages (tool calls with their ids and arguments,

@@ -89,9 +89,8 @@ class SpringAiOverTheWireTest {
                         new String[] {"call_3", "append_messages_to_task", "{\"task_order\": 1, \"message_ids\": [0]}"},
                         new String[] {"call_4", "finish", "{}"})));
         InMemoryTaskStore store = new InMemoryTaskStore();
-        TaskAgent agent = TaskAgent.builder()
-                .store(store)
-                .chatModel(SpringAiChatModel.of(SpringAiChatModelOpenAiTest.springOpenAi(server)))
+        TaskAgent agent = TaskAgent.builder(
+                        store, SpringAiChatModel.of(SpringAiChatModelOpenAiTest.springOpenAi(server)))
                 .build();
 
         AgentRun run = agent.run(
@@ -150,9 +149,8 @@ class SpringAiOverTheWireTest {
                 finishChunk("stop", 500, 20)));
         List<String> log = new ArrayList<>();
         List<String> sent = new ArrayList<>();
-        StepExecutor executor = StepExecutor.builder()
-                .store(store)
-                .chatModel(
+        StepExecutor executor = StepExecutor.builder(
+                        store,
                         new LoggingModel(SpringAiChatModel.of(SpringAiChatModelOpenAiTest.springOpenAi(server)), log))
                 .toolbox(Toolbox.of(sendWhatsApp(sent)))
                 .listener(event -> {

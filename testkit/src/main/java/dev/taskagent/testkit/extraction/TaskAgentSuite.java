@@ -481,7 +481,7 @@ public abstract class TaskAgentSuite {
     }
 
     @Test
-    void aRunOnTwoHundredExistingTasksListsThemAllWithinTheTruncationRules() {
+    void aRunOnTwoHundredLongTasksListsTheNewestWithinTheTruncationRulesAndCountsTheRest() {
         store.inTransaction(tx -> {
             for (int index = 1; index <= 200; index++) {
                 Task task = tx.appendTask(NewTask.of(session, "Request " + index + " " + "x".repeat(2000)));
@@ -497,8 +497,16 @@ public abstract class TaskAgentSuite {
         String input = inputOf(model.requests().get(0));
         List<String> taskLines =
                 input.lines().filter(line -> line.startsWith("- Task ")).toList();
-        assertThat(taskLines).hasSize(200);
-        assertThat(taskLines.get(199)).startsWith("- Task 200: Request 200 x").contains("… [truncated: ");
+        // 200 descriptions of a truncated 1,024 characters are over the listing's token budget: the newest are
+        // listed, and one line counts the rest.
+        String leftOut =
+                input.lines().filter(line -> line.startsWith("- (")).findFirst().orElseThrow();
+        int hidden = Integer.parseInt(leftOut.replaceAll("^- \\((\\d+) more tasks not shown.*$", "$1"));
+        assertThat(taskLines).isNotEmpty();
+        assertThat(taskLines.size() + hidden).isEqualTo(200);
+        assertThat(taskLines.get(taskLines.size() - 1))
+                .startsWith("- Task 200: Request 200 x")
+                .contains("… [truncated: ");
         assertThat(input.lines().filter(line -> line.startsWith("Task ")).toList())
                 .hasSize(6)
                 .last()
