@@ -286,4 +286,58 @@ public sealed interface TaskEvent {
             return task.status() == TaskStatus.FAILED;
         }
     }
+
+    /**
+     * The task was made to depend on another: it is not claimed until that one ends in success. Recorded by
+     * the store that added the dependency.
+     *
+     * @param task the dependant, after the change
+     * @param blockerId the task it now depends on
+     */
+    record DependencyAdded(Task task, long blockerId) implements TaskEvent {
+        /**
+         * Checks the arguments.
+         *
+         * @param task the dependant; not null
+         * @param blockerId the blocker's id
+         */
+        public DependencyAdded {
+            Objects.requireNonNull(task, "task");
+        }
+    }
+
+    /**
+     * A dependency of the task was removed. Recorded by the store that removed it.
+     *
+     * @param task the former dependant, after the change
+     * @param blockerId the task it no longer depends on
+     */
+    record DependencyRemoved(Task task, long blockerId) implements TaskEvent {
+        /**
+         * Checks the arguments.
+         *
+         * @param task the former dependant; not null
+         * @param blockerId the former blocker's id
+         */
+        public DependencyRemoved {
+            Objects.requireNonNull(task, "task");
+        }
+    }
+
+    /**
+     * The last unfinished task this one depends on ended in success (or its dependency was removed), so a
+     * claim may hand it out now. Recorded by the store in the unit of work that made the change.
+     *
+     * @param task the task, now without open blockers
+     */
+    record Unblocked(Task task) implements TaskEvent {
+        /**
+         * Checks the argument.
+         *
+         * @param task the task; not null
+         */
+        public Unblocked {
+            Objects.requireNonNull(task, "task");
+        }
+    }
 }

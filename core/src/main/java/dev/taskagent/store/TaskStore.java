@@ -202,6 +202,42 @@ import java.util.Optional;
  *       ones those whose lease expired ("now" as in TS-9.1).
  * </ul>
  *
+ * <p><b>TS-12 The work graph</b> (optional: a store without it throws {@link UnsupportedOperationException}
+ * from {@link TaskTransaction#addDependency}, and the kit skips these rules)
+ *
+ * <ul>
+ *   <li>TS-12.1 A new task keeps its spec's parent, blockers, tags and metadata (the metadata text verbatim);
+ *       {@code blockedBy} lists its blockers, lowest id first, and {@code openBlockers} counts those not in
+ *       success. A parent or blocker that does not exist throws {@link dev.taskagent.task.TaskNotFoundException}
+ *       naming it, and nothing is written.
+ *   <li>TS-12.2 A task is ready when it is pending, not archived and has no open blocker. {@code claimNext}
+ *       hands out ready tasks only, in the order of TS-7.1 among them; TS-7.2 to TS-7.6 hold with "claimable"
+ *       read as "ready": a blocked task never makes a claim come back empty while a ready one is unclaimed.
+ *   <li>TS-12.3 When a task's status becomes success (by {@code complete} or {@code updateTask}), the open
+ *       blocker count of each of its dependants drops by one in the same unit of work, and each dependant that
+ *       reaches none gets an {@code unblocked} event there; when it leaves success, the counts rise again. A
+ *       blocker that fails, is archived or is pending keeps its dependants blocked. The count is derived: a
+ *       change of it alone does not increment the dependant's version.
+ *   <li>TS-12.4 {@code addDependency} and {@code removeDependency} change the dependant only (its version,
+ *       {@code blockedBy}, {@code openBlockers}; a running dependant keeps running) and record {@code
+ *       dependency_added} / {@code dependency_removed}, plus {@code unblocked} when a removal leaves no open
+ *       blocker. A self-dependency, a duplicate, a missing dependency to remove or an unknown task is refused
+ *       ({@link dev.taskagent.task.TaskGraphException}, {@link dev.taskagent.task.TaskNotFoundException}); a
+ *       dependency that would close a cycle of any length is refused with a {@code TaskGraphException} whose
+ *       {@code tasks()} is the cycle. Nothing is written on refusal. Of two concurrent units of work whose
+ *       dependencies together would close a cycle, exactly one commits.
+ *   <li>TS-12.5 {@code listDependants} returns the tasks that depend on a task, lowest id first.
+ *   <li>TS-12.6 {@code listChildren} returns a task's subtasks, lowest id first. A parent that is the task
+ *       itself or one of its descendants is refused ({@code PARENT_CYCLE}), an unknown parent with {@code
+ *       TaskNotFoundException}; nothing is written. Archiving a task archives its whole subtree in the same
+ *       unit of work.
+ *   <li>TS-12.7 Setting success on a task (by {@code complete} or {@code updateTask}) while one of its
+ *       non-archived subtasks is pending or running is refused ({@code OPEN_CHILDREN}, naming them), unless the
+ *       call asks for it explicitly; failing it is always allowed.
+ *   <li>TS-12.8 {@code updateTask} replaces tags and metadata; TS-7.7 covers parent, blockers, open blocker
+ *       count, tags and metadata.
+ * </ul>
+ *
  * <p>Implementations are thread-safe: one store is shared by every thread of the application.
  */
 public interface TaskStore extends AutoCloseable {

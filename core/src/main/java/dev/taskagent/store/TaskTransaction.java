@@ -219,6 +219,27 @@ public interface TaskTransaction {
     }
 
     /**
+     * Ends a claim like {@link #complete(long, String, int, TaskStatus)}, and, when asked, with success even
+     * though subtasks of the task are unfinished (TS-12.7).
+     *
+     * @param taskId the task
+     * @param agent the agent that holds the claim
+     * @param attempt the claim's attempt
+     * @param outcome {@link TaskStatus#SUCCESS} or {@link TaskStatus#FAILED}
+     * @param evenWithOpenChildren true to complete with success over unfinished subtasks
+     * @return the task after the change
+     * @throws dev.taskagent.task.TaskGraphException if {@code outcome} is success, a subtask is unfinished and
+     *     {@code evenWithOpenChildren} is false; nothing written
+     * @throws UnsupportedOperationException if the store does not implement leases or the work graph
+     */
+    default Task complete(long taskId, String agent, int attempt, TaskStatus outcome, boolean evenWithOpenChildren) {
+        if (evenWithOpenChildren) {
+            throw graphUnsupported("complete over open subtasks");
+        }
+        return complete(taskId, agent, attempt, outcome);
+    }
+
+    /**
      * Gives a claimed task back to its assignee's queue: pending again, lease cleared, the attempt still
      * counted (TS-9.3).
      *
@@ -252,6 +273,59 @@ public interface TaskTransaction {
     }
 
     /**
+     * Makes a task depend on another: it is not {@linkplain Task#isReady() ready} (and no claim hands it out)
+     * until the blocker ends in success (TS-12.2, TS-12.3). Records a {@code dependency_added} event.
+     *
+     * @param dependantId the task that waits
+     * @param blockerId the task it waits for; any session of the store
+     * @return the dependant after the change, its version incremented
+     * @throws dev.taskagent.task.TaskNotFoundException if either task does not exist; nothing written
+     * @throws dev.taskagent.task.TaskGraphException if the ids are equal, the dependency exists, or it would
+     *     close a cycle (the exception names the cycle); nothing written
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     */
+    default Task addDependency(long dependantId, long blockerId) {
+        throw graphUnsupported("addDependency");
+    }
+
+    /**
+     * Removes a dependency (TS-12.4). Records a {@code dependency_removed} event, and an {@code unblocked}
+     * event when the dependant has no open blocker left.
+     *
+     * @param dependantId the task that waits
+     * @param blockerId the task it waits for
+     * @return the dependant after the change, its version incremented
+     * @throws dev.taskagent.task.TaskNotFoundException if the dependant does not exist; nothing written
+     * @throws dev.taskagent.task.TaskGraphException if there is no such dependency; nothing written
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     */
+    default Task removeDependency(long dependantId, long blockerId) {
+        throw graphUnsupported("removeDependency");
+    }
+
+    /**
+     * Lists the tasks that depend on a task, lowest id first (TS-12.5).
+     *
+     * @param taskId the blocker
+     * @return its dependants; empty when none or when there is no such task
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     */
+    default List<Task> listDependants(long taskId) {
+        throw graphUnsupported("listDependants");
+    }
+
+    /**
+     * Lists a task's subtasks, lowest id first (TS-12.6).
+     *
+     * @param parentId the parent
+     * @return its children (not their children); empty when none or when there is no such task
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     */
+    default List<Task> listChildren(long parentId) {
+        throw graphUnsupported("listChildren");
+    }
+
+    /**
      * Records an event of this unit of work for the store's event feed, appended when the unit of work
      * commits and never when it rolls back (TS-10.1). The library's components record the events they
      * tell their listeners; a store that has no feed ignores it.
@@ -259,6 +333,11 @@ public interface TaskTransaction {
      * @param event what happened
      */
     default void recordEvent(TaskEvent event) {}
+
+    private UnsupportedOperationException graphUnsupported(String operation) {
+        return new UnsupportedOperationException(getClass().getName() + " does not implement " + operation
+                + " (the work graph); the in-memory and JDBC stores do");
+    }
 
     private UnsupportedOperationException leasesUnsupported(String operation) {
         return new UnsupportedOperationException(getClass().getName() + " does not implement " + operation

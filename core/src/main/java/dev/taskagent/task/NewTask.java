@@ -1,5 +1,6 @@
 package dev.taskagent.task;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -15,6 +16,10 @@ import java.util.Objects;
  * @param steps a Markdown checklist, or null
  * @param maxAttempts how many claims the task may use before an expired lease fails it, 1..{@value
  *     #MAX_ATTEMPTS_LIMIT}; 0 for the queue's default
+ * @param parentId the task this one is a subtask of, or 0 for none
+ * @param blockedBy the tasks this one depends on: it is claimed only after each ended in success
+ * @param tags short labels for filtering (see {@link TextLimits#checkTags(java.util.List)})
+ * @param metadata the caller's own JSON object, kept verbatim, or null
  */
 public record NewTask(
         String sessionId,
@@ -23,7 +28,11 @@ public record NewTask(
         String assignee,
         String createdBy,
         String steps,
-        int maxAttempts) {
+        int maxAttempts,
+        long parentId,
+        List<Long> blockedBy,
+        List<String> tags,
+        String metadata) {
 
     /** The highest {@link #maxAttempts()} a task may have. */
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
@@ -41,6 +50,10 @@ public record NewTask(
      *     chars
      * @param steps a Markdown checklist, or null; when given, at most {@link Task#MAX_TEXT_LENGTH} chars
      * @param maxAttempts 1..{@value #MAX_ATTEMPTS_LIMIT}, or 0 for the queue's default
+     * @param parentId the parent task's id, or 0 for none; not negative
+     * @param blockedBy the blockers' ids; not null, positive, none twice; stored sorted
+     * @param tags the tags; not null; checked by {@link TextLimits#checkTags(List)}
+     * @param metadata a JSON object of at most {@link Task#MAX_METADATA_LENGTH} characters, or null
      */
     public NewTask {
         Checks.sessionId(sessionId);
@@ -54,6 +67,34 @@ public record NewTask(
         if (maxAttempts != 0) {
             checkMaxAttempts(maxAttempts);
         }
+        if (parentId < 0) {
+            throw new IllegalArgumentException("parentId must be 0 (none) or a task's id, was " + parentId);
+        }
+        blockedBy = TextLimits.checkBlockers(blockedBy);
+        tags = TextLimits.checkTags(tags);
+        TextLimits.checkMetadata(metadata);
+    }
+
+    /**
+     * A task with the same values and no parent, blockers, tags or metadata: the fields before the work graph.
+     *
+     * @param sessionId the session
+     * @param description the user's words
+     * @param priority higher is claimed first
+     * @param assignee the agent, or null
+     * @param createdBy the creator, or null
+     * @param steps a Markdown checklist, or null
+     * @param maxAttempts 1..{@value #MAX_ATTEMPTS_LIMIT}, or 0 for the queue's default
+     */
+    public NewTask(
+            String sessionId,
+            String description,
+            int priority,
+            String assignee,
+            String createdBy,
+            String steps,
+            int maxAttempts) {
+        this(sessionId, description, priority, assignee, createdBy, steps, maxAttempts, 0, List.of(), List.of(), null);
     }
 
     private static int checkMaxAttempts(int value) {
@@ -95,6 +136,10 @@ public record NewTask(
         private String createdBy;
         private String steps;
         private int maxAttempts;
+        private long parentId;
+        private List<Long> blockedBy = List.of();
+        private List<String> tags = List.of();
+        private String metadata;
 
         private Builder(String sessionId, String description) {
             this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
@@ -159,13 +204,99 @@ public record NewTask(
         }
 
         /**
+         * Makes the task a subtask of another. A parent is not blocked by its children; completing it with
+         * success while a child is unfinished is refused unless asked for explicitly.
+         *
+         * @param value the parent task's id, or 0 for none
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is negative
+         */
+        public Builder parent(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("parentId must be 0 (none) or a task's id, was " + value);
+            }
+            parentId = value;
+            return this;
+        }
+
+        /**
+         * Makes the task depend on others: no claim hands it out until each of them ended in success.
+         *
+         * @param value the blockers' ids
+         * @return this builder
+         * @throws IllegalArgumentException if an id is not positive or given twice
+         */
+        public Builder blockedBy(List<Long> value) {
+            blockedBy = TextLimits.checkBlockers(value);
+            return this;
+        }
+
+        /**
+         * Makes the task depend on others.
+         *
+         * @param value the blockers' ids
+         * @return this builder
+         * @throws IllegalArgumentException if an id is not positive or given twice
+         */
+        public Builder blockedBy(long... value) {
+            return blockedBy(java.util.Arrays.stream(value).boxed().toList());
+        }
+
+        /**
+         * Labels the task.
+         *
+         * @param value the tags
+         * @return this builder
+         * @throws IllegalArgumentException if a tag is blank, too long or there are too many
+         */
+        public Builder tags(List<String> value) {
+            tags = TextLimits.checkTags(value);
+            return this;
+        }
+
+        /**
+         * Labels the task.
+         *
+         * @param value the tags
+         * @return this builder
+         * @throws IllegalArgumentException if a tag is blank, too long or there are too many
+         */
+        public Builder tags(String... value) {
+            return tags(List.of(value));
+        }
+
+        /**
+         * Attaches the caller's own JSON object (an issue URL, a ticket key), kept verbatim and never read
+         * by taskagent.
+         *
+         * @param value a JSON object, or null for none
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is not a JSON object or is too long
+         */
+        public Builder metadata(String value) {
+            metadata = TextLimits.checkMetadata(value);
+            return this;
+        }
+
+        /**
          * Builds the spec.
          *
          * @return the spec
          * @throws IllegalArgumentException if the session id or description is blank or too long
          */
         public NewTask build() {
-            return new NewTask(sessionId, description, priority, assignee, createdBy, steps, maxAttempts);
+            return new NewTask(
+                    sessionId,
+                    description,
+                    priority,
+                    assignee,
+                    createdBy,
+                    steps,
+                    maxAttempts,
+                    parentId,
+                    blockedBy,
+                    tags,
+                    metadata);
         }
     }
 }

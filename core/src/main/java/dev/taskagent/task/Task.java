@@ -42,6 +42,12 @@ import java.util.Objects;
  * @param createdAt when the task was created (from the store's clock)
  * @param updatedAt when the task last changed (from the store's clock)
  * @param version incremented by every change; guards updates against lost writes
+ * @param parentId the id of the task this one is a subtask of, or 0 when it has no parent
+ * @param blockedBy the ids of the tasks this one depends on, lowest first: it is {@linkplain #isReady()
+ *     ready} only when every one of them ended in success
+ * @param openBlockers how many of {@link #blockedBy()} have not (yet) ended in success
+ * @param tags short labels for filtering, sorted, each at most {@link #MAX_TAG_LENGTH} characters
+ * @param metadata the caller's own JSON object, kept verbatim and never interpreted, or null when none
  */
 public record Task(
         long id,
@@ -66,7 +72,12 @@ public record Task(
         List<String> messageIds,
         Instant createdAt,
         Instant updatedAt,
-        long version) {
+        long version,
+        long parentId,
+        List<Long> blockedBy,
+        int openBlockers,
+        List<String> tags,
+        String metadata) {
 
     /** The longest session id, agent name or message id, in characters. */
     public static final int MAX_ID_LENGTH = 255;
@@ -76,6 +87,15 @@ public record Task(
      * (1 MiB of chars). Longer text is refused with an {@link IllegalArgumentException}.
      */
     public static final int MAX_TEXT_LENGTH = 1 << 20;
+
+    /** The most tags a task may carry. */
+    public static final int MAX_TAGS = 16;
+
+    /** The longest tag, in characters. */
+    public static final int MAX_TAG_LENGTH = 64;
+
+    /** The longest metadata document, in characters. */
+    public static final int MAX_METADATA_LENGTH = 16_384;
 
     /**
      * Checks the invariants and copies the lists.
@@ -103,6 +123,11 @@ public record Task(
      * @param createdAt when the task was created, from the store's clock; not null
      * @param updatedAt when the task last changed, from the store's clock; not null
      * @param version incremented by every change; not negative
+     * @param parentId the parent task's id, or 0 when none; not negative and not the task's own id
+     * @param blockedBy the ids of the tasks this one depends on; not null, copied and sorted
+     * @param openBlockers how many blockers have not ended in success; 0..{@code blockedBy.size()}
+     * @param tags short labels; not null, copied and sorted
+     * @param metadata the caller's JSON object text, or null
      */
     public Task {
         if (id <= 0) {
@@ -139,6 +164,43 @@ public record Task(
         if (version < 0) {
             throw new IllegalArgumentException("version must not be negative, was " + version);
         }
+        if (parentId < 0 || parentId == id) {
+            throw new IllegalArgumentException("parentId must be 0 or another task's id, was " + parentId);
+        }
+        blockedBy = blockedBy.stream().sorted().toList();
+        if (openBlockers < 0 || openBlockers > blockedBy.size()) {
+            throw new IllegalArgumentException(
+                    "openBlockers must be between 0 and " + blockedBy.size() + ", was " + openBlockers);
+        }
+        tags = tags.stream().sorted().toList();
+    }
+
+    /**
+     * Tells whether a claim may hand the task out: it is pending, not archived, and every task it depends
+     * on ended in success.
+     *
+     * @return true when the task is ready to be worked on
+     */
+    public boolean isReady() {
+        return status == TaskStatus.PENDING && !archived && openBlockers == 0;
+    }
+
+    /**
+     * Tells whether a task this one depends on has not ended in success (yet).
+     *
+     * @return true while the task waits for a blocker
+     */
+    public boolean isBlocked() {
+        return openBlockers > 0;
+    }
+
+    /**
+     * Tells whether the task is a subtask of another.
+     *
+     * @return true when {@link #parentId()} is not 0
+     */
+    public boolean hasParent() {
+        return parentId != 0;
     }
 
     /**

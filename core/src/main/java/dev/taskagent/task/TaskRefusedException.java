@@ -16,7 +16,8 @@ public abstract sealed class TaskRefusedException extends TaskAgentException
                 TaskNotAssignedException,
                 TaskCompleteException,
                 TaskArchivedException,
-                ClaimLostException {
+                ClaimLostException,
+                TaskGraphException {
     private static final long serialVersionUID = 1L;
 
     /** The id of the task the operation was refused for. */

@@ -39,7 +39,13 @@ public final class TaskUpdate {
         /** {@link Task#currentStep()} */
         CURRENT_STEP,
         /** {@link Task#archived()} */
-        ARCHIVED
+        ARCHIVED,
+        /** {@link Task#parentId()} */
+        PARENT,
+        /** {@link Task#tags()} */
+        TAGS,
+        /** {@link Task#metadata()} */
+        METADATA
     }
 
     private final long taskId;
@@ -54,6 +60,10 @@ public final class TaskUpdate {
     private final String steps;
     private final int currentStep;
     private final boolean archived;
+    private final long parentId;
+    private final List<String> tags;
+    private final String metadata;
+    private final boolean evenWithOpenChildren;
 
     private TaskUpdate(Builder builder) {
         taskId = builder.taskId;
@@ -68,6 +78,10 @@ public final class TaskUpdate {
         steps = builder.steps;
         currentStep = builder.currentStep;
         archived = builder.archived;
+        parentId = builder.parentId;
+        tags = builder.tags;
+        metadata = builder.metadata;
+        evenWithOpenChildren = builder.evenWithOpenChildren;
     }
 
     /**
@@ -151,6 +165,31 @@ public final class TaskUpdate {
         return archived;
     }
 
+    /** @return the new parent's id, 0 for none (meaningful when {@link Field#PARENT} is set) */
+    public long parentId() {
+        return parentId;
+    }
+
+    /** @return the new tags, sorted (meaningful when {@link Field#TAGS} is set) */
+    public List<String> tags() {
+        return tags;
+    }
+
+    /** @return the new metadata, or null to remove it (meaningful when {@link Field#METADATA} is set) */
+    public String metadata() {
+        return metadata;
+    }
+
+    /**
+     * Tells whether a status of {@link TaskStatus#SUCCESS} may be set while subtasks are unfinished; stores
+     * refuse it otherwise.
+     *
+     * @return true when the caller asked to complete the task over its open subtasks
+     */
+    public boolean evenWithOpenChildren() {
+        return evenWithOpenChildren;
+    }
+
     @Override
     public String toString() {
         return "TaskUpdate[taskId=" + taskId + ", expectedVersion=" + expectedVersion + ", fields=" + fields + "]";
@@ -170,6 +209,10 @@ public final class TaskUpdate {
         private String steps;
         private int currentStep;
         private boolean archived;
+        private long parentId;
+        private List<String> tags;
+        private String metadata;
+        private boolean evenWithOpenChildren;
 
         private Builder(long taskId) {
             if (taskId <= 0) {
@@ -315,6 +358,62 @@ public final class TaskUpdate {
         public Builder archived(boolean value) {
             archived = value;
             fields.add(Field.ARCHIVED);
+            return this;
+        }
+
+        /**
+         * Moves the task under another parent, or (0) makes it a top-level task.
+         *
+         * @param value the new parent's id, or 0 for none
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is negative or the task's own id
+         */
+        public Builder parent(long value) {
+            if (value < 0 || value == taskId) {
+                throw new IllegalArgumentException(
+                        value == taskId
+                                ? "task " + taskId + " cannot be its own parent"
+                                : "parentId must be 0 (none) or a task's id, was " + value);
+            }
+            parentId = value;
+            fields.add(Field.PARENT);
+            return this;
+        }
+
+        /**
+         * Replaces the tags.
+         *
+         * @param value the new tags
+         * @return this builder
+         * @throws IllegalArgumentException if a tag is blank, too long or there are too many
+         */
+        public Builder tags(List<String> value) {
+            tags = TextLimits.checkTags(value);
+            fields.add(Field.TAGS);
+            return this;
+        }
+
+        /**
+         * Replaces the metadata document.
+         *
+         * @param value a JSON object, or null to remove it
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is not a JSON object or is too long
+         */
+        public Builder metadata(String value) {
+            metadata = TextLimits.checkMetadata(value);
+            fields.add(Field.METADATA);
+            return this;
+        }
+
+        /**
+         * Allows a status of {@link TaskStatus#SUCCESS} while subtasks of the task are unfinished, which
+         * stores refuse otherwise.
+         *
+         * @return this builder
+         */
+        public Builder evenWithOpenChildren() {
+            evenWithOpenChildren = true;
             return this;
         }
 

@@ -1,7 +1,12 @@
 package dev.taskagent.task;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskagent.internal.Json;
 import dev.taskagent.internal.StorableText;
+import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * The limits every text of a task obeys, checked in one place so that every store accepts and refuses
@@ -90,6 +95,101 @@ public final class TextLimits {
             throw new IllegalArgumentException("taskId must be positive, was " + taskId);
         }
         return taskId;
+    }
+
+    /**
+     * Checks a task's tags and puts them in their stored form: each one line of printable text, not blank,
+     * at most {@link Task#MAX_TAG_LENGTH} characters, without leading or trailing spaces; duplicates are
+     * dropped; at most {@link Task#MAX_TAGS} remain. Sorted.
+     *
+     * @param tags the tags
+     * @return the distinct tags, sorted
+     * @throws NullPointerException if the list or a tag is null
+     * @throws IllegalArgumentException if a tag is blank, too long, padded or holds a control character, or
+     *     there are too many; the message names the tag
+     */
+    public static List<String> checkTags(List<String> tags) {
+        Objects.requireNonNull(tags, "tags");
+        TreeSet<String> distinct = new TreeSet<>();
+        for (String tag : tags) {
+            Objects.requireNonNull(tag, "tag");
+            if (tag.isBlank()) {
+                throw new IllegalArgumentException("a tag must not be blank");
+            }
+            if (tag.length() > Task.MAX_TAG_LENGTH) {
+                throw new IllegalArgumentException("tag \"" + tag.substring(0, 20) + "…\" is " + tag.length()
+                        + " characters long; the limit is " + Task.MAX_TAG_LENGTH);
+            }
+            if (!tag.strip().equals(tag)) {
+                throw new IllegalArgumentException("tag \"" + tag + "\" starts or ends with a space; remove it");
+            }
+            checkStorable(tag, "tag");
+            StorableText.controlCharacter(tag).ifPresent(problem -> {
+                throw new IllegalArgumentException("tag contains " + problem + "; a tag is printable text on one line");
+            });
+            distinct.add(tag);
+        }
+        if (distinct.size() > Task.MAX_TAGS) {
+            throw new IllegalArgumentException(
+                    "a task takes at most " + Task.MAX_TAGS + " tags; " + distinct.size() + " were given");
+        }
+        return List.copyOf(distinct);
+    }
+
+    /**
+     * Checks a metadata document: a JSON object of at most {@link Task#MAX_METADATA_LENGTH} characters. The
+     * text is kept as given.
+     *
+     * @param metadata the JSON text, or null for none
+     * @return the text, unchanged
+     * @throws IllegalArgumentException if the text is too long, is not valid JSON, or is JSON but not an object
+     */
+    public static String checkMetadata(String metadata) {
+        if (metadata == null) {
+            return null;
+        }
+        if (metadata.length() > Task.MAX_METADATA_LENGTH) {
+            throw new IllegalArgumentException(
+                    "metadata is " + metadata.length() + " characters long; the limit is " + Task.MAX_METADATA_LENGTH);
+        }
+        checkStorable(metadata, "metadata");
+        JsonNode node;
+        try {
+            node = Json.mapper().readTree(metadata);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("metadata is not valid JSON (" + e.getOriginalMessage()
+                    + "); give a JSON object such as" + " {\"issue\": \"PROJ-12\"}");
+        }
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException("metadata must be a JSON object such as {\"issue\": \"PROJ-12\"}, was "
+                    + (node == null
+                            ? "empty"
+                            : "a JSON " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        return metadata;
+    }
+
+    /**
+     * Checks the ids of a task's blockers: each positive, none twice.
+     *
+     * @param blockedBy the ids
+     * @return the ids, sorted
+     * @throws NullPointerException if the list or an element is null
+     * @throws IllegalArgumentException if an id is not positive or given twice
+     */
+    public static List<Long> checkBlockers(List<Long> blockedBy) {
+        Objects.requireNonNull(blockedBy, "blockedBy");
+        TreeSet<Long> distinct = new TreeSet<>();
+        for (Long id : blockedBy) {
+            Objects.requireNonNull(id, "blockedBy element");
+            if (id <= 0) {
+                throw new IllegalArgumentException("blockedBy holds " + id + "; task ids are positive");
+            }
+            if (!distinct.add(id)) {
+                throw new IllegalArgumentException("blockedBy names task " + id + " twice");
+            }
+        }
+        return List.copyOf(distinct);
     }
 
     private static String checkStorable(String text, String name) {

@@ -87,6 +87,18 @@ public final class TaskJson {
     public static final String MESSAGE_COUNT = "message_count";
     /** The fields a bounded view cut. */
     public static final String TRUNCATED = "truncated";
+    /** The parent task's id. */
+    public static final String PARENT_ID = "parent_id";
+    /** The ids of the tasks a task depends on. */
+    public static final String BLOCKED_BY = "blocked_by";
+    /** How many of those have not ended in success. */
+    public static final String OPEN_BLOCKERS = "open_blockers";
+    /** Whether a claim may hand the task out. */
+    public static final String READY = "ready";
+    /** The task's tags. */
+    public static final String TAGS = "tags";
+    /** The caller's metadata object. */
+    public static final String METADATA = "metadata";
 
     /** Which fields of a task a reader gets, and how far they are cut. */
     public enum View {
@@ -153,6 +165,11 @@ public final class TaskJson {
             "preference":{"type":"string"},\
             "comments":{"type":"array","items":{"type":"string"}},\
             "links":{"type":"array","items":{"type":"string"}},\
+            "parent_id":{"type":"integer","minimum":1},\
+            "blocked_by":{"type":"array","items":{"type":"integer","minimum":1}},\
+            "open_blockers":{"type":"integer","minimum":0},\
+            "tags":{"type":"array","items":{"type":"string"}},\
+            "metadata":{"type":"object"},\
             "archived":{"type":"boolean"}},\
             "required":["id","status","priority","description"]}}}""";
 
@@ -260,8 +277,37 @@ public final class TaskJson {
                 links.add(linkText(link));
             }
         }
+        graph(node, task, false);
         if (task.archived()) {
             node.put(ARCHIVED, true);
+        }
+    }
+
+    /** The work-graph fields; a view for a model leaves out the empty ones. */
+    private static void graph(ObjectNode node, Task task, boolean always) {
+        if (always || task.hasParent()) {
+            node.put(PARENT_ID, task.hasParent() ? task.parentId() : null);
+        }
+        if (always || !task.blockedBy().isEmpty()) {
+            ArrayNode blockers = node.putArray(BLOCKED_BY);
+            task.blockedBy().forEach(blockers::add);
+            node.put(OPEN_BLOCKERS, task.openBlockers());
+        }
+        if (always) {
+            node.put(READY, task.isReady());
+        }
+        if (always || !task.tags().isEmpty()) {
+            ArrayNode tags = node.putArray(TAGS);
+            task.tags().forEach(tags::add);
+        }
+        if (task.metadata() != null) {
+            try {
+                node.set(METADATA, dev.taskagent.internal.Json.mapper().readTree(task.metadata()));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("stored metadata of task " + task.id() + " is not JSON", e);
+            }
+        } else if (always) {
+            node.putNull(METADATA);
         }
     }
 
@@ -305,6 +351,7 @@ public final class TaskJson {
         instant(node, CREATED_AT, task.createdAt());
         instant(node, UPDATED_AT, task.updatedAt());
         node.put(VERSION, task.version());
+        graph(node, task, true);
         if (limits.entries() > 0) {
             text(node, PREFERENCE, task.userPreferenceText(), limits.textChars(), truncated);
             cardSteps(node, task, limits, truncated);

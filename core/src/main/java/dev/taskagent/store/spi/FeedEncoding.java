@@ -27,6 +27,18 @@ public final class FeedEncoding {
     /** The kind of a claim's event. */
     public static final String CLAIMED = "claimed";
 
+    /** The kind of {@link TaskEvent.DependencyAdded}; its payload holds {@code blocker_id} and {@code open_blockers}. */
+    public static final String DEPENDENCY_ADDED = "dependency_added";
+
+    /** The kind of {@link TaskEvent.DependencyRemoved}; its payload holds {@code blocker_id} and {@code open_blockers}. */
+    public static final String DEPENDENCY_REMOVED = "dependency_removed";
+
+    /**
+     * The kind of {@link TaskEvent.Unblocked}: the task became claimable because its last open blocker ended
+     * in success; its payload holds the {@code assignee}, so that a worker waiting on that queue wakes.
+     */
+    public static final String UNBLOCKED = "unblocked";
+
     /**
      * The fields of a {@code claimed} payload, in the order they are written. A store that appends the event
      * in its claim's SQL statement builds that SQL from this list with {@link #claimedPayloadSql}, so the
@@ -154,6 +166,20 @@ public final class FeedEncoding {
             payload.put("agent", released.agent());
             payload.put("attempt", task.attempt());
             kind = "released";
+
+        } else if (event instanceof TaskEvent.DependencyAdded added) {
+            payload.put("blocker_id", added.blockerId());
+            payload.put("open_blockers", task.openBlockers());
+            kind = DEPENDENCY_ADDED;
+
+        } else if (event instanceof TaskEvent.DependencyRemoved removed) {
+            payload.put("blocker_id", removed.blockerId());
+            payload.put("open_blockers", task.openBlockers());
+            kind = DEPENDENCY_REMOVED;
+
+        } else if (event instanceof TaskEvent.Unblocked) {
+            putIfPresent(payload, "assignee", task.assignee());
+            kind = UNBLOCKED;
 
         } else if (event instanceof TaskEvent.LeaseExpired expired) {
             payload.put("attempt", expired.expiredAttempt());

@@ -37,6 +37,11 @@ public final class TaskBuilder {
     private Instant createdAt;
     private Instant updatedAt;
     private long version;
+    private long parentId;
+    private List<Long> blockedBy = List.of();
+    private int openBlockers;
+    private List<String> tags = List.of();
+    private String metadata;
 
     private TaskBuilder() {}
 
@@ -64,6 +69,11 @@ public final class TaskBuilder {
         createdAt = task.createdAt();
         updatedAt = task.updatedAt();
         version = task.version();
+        parentId = task.parentId();
+        blockedBy = task.blockedBy();
+        openBlockers = task.openBlockers();
+        tags = task.tags();
+        metadata = task.metadata();
     }
 
     /**
@@ -320,6 +330,61 @@ public final class TaskBuilder {
     }
 
     /**
+     * Sets the parent's id.
+     *
+     * @param value the parent task's id, or 0 for none
+     * @return this builder
+     */
+    public TaskBuilder parentId(long value) {
+        parentId = value;
+        return this;
+    }
+
+    /**
+     * Sets the ids of the tasks this one depends on.
+     *
+     * @param value the blockers' ids
+     * @return this builder
+     */
+    public TaskBuilder blockedBy(List<Long> value) {
+        blockedBy = value;
+        return this;
+    }
+
+    /**
+     * Sets how many blockers have not ended in success.
+     *
+     * @param value the count
+     * @return this builder
+     */
+    public TaskBuilder openBlockers(int value) {
+        openBlockers = value;
+        return this;
+    }
+
+    /**
+     * Sets the tags.
+     *
+     * @param value the tags
+     * @return this builder
+     */
+    public TaskBuilder tags(List<String> value) {
+        tags = value;
+        return this;
+    }
+
+    /**
+     * Sets the metadata document.
+     *
+     * @param value the JSON object text, or null
+     * @return this builder
+     */
+    public TaskBuilder metadata(String value) {
+        metadata = value;
+        return this;
+    }
+
+    /**
      * Builds the snapshot.
      *
      * @return the task
@@ -349,7 +414,12 @@ public final class TaskBuilder {
                 messageIds,
                 createdAt,
                 updatedAt,
-                version);
+                version,
+                parentId,
+                blockedBy,
+                openBlockers,
+                tags,
+                metadata);
     }
 
     /**

@@ -21,7 +21,8 @@ public final class TaskSnapshots {
      * Returns the task a store creates from a spec (rule TS-3.4): pending, not archived, at version 1,
      * with {@code createdAt == updatedAt}, no progress, preferences, comments, links or message ids,
      * current step 0, attempt 0 and no lease, and the priority, assignee, creator, steps and maximum attempts
-     * of the spec.
+     * of the spec; its parent, blockers, tags and metadata (TS-12.1), with no open blocker: a store that
+     * keeps the work graph sets {@code openBlockers} itself.
      *
      * @param spec what to create
      * @param id the id the store assigned; positive
@@ -42,6 +43,10 @@ public final class TaskSnapshots {
                 .assignee(spec.assignee())
                 .createdBy(spec.createdBy())
                 .maxAttempts(spec.maxAttempts())
+                .parentId(spec.parentId())
+                .blockedBy(spec.blockedBy())
+                .tags(spec.tags())
+                .metadata(spec.metadata())
                 .createdAt(now)
                 .updatedAt(now)
                 .version(1)
@@ -71,6 +76,9 @@ public final class TaskSnapshots {
         if (update.changes(Field.STEPS)) builder.steps(update.steps());
         if (update.changes(Field.CURRENT_STEP)) builder.currentStep(update.currentStep());
         if (update.changes(Field.ARCHIVED)) builder.archived(update.archived());
+        if (update.changes(Field.PARENT)) builder.parentId(update.parentId());
+        if (update.changes(Field.TAGS)) builder.tags(update.tags());
+        if (update.changes(Field.METADATA)) builder.metadata(update.metadata());
         return builder;
     }
 }

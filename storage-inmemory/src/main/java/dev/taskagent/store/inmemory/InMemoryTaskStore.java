@@ -12,6 +12,7 @@ import dev.taskagent.store.spi.InProcessEventFeed;
 import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskBuilder;
+import dev.taskagent.store.spi.TaskGraphs;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Comment;
@@ -19,6 +20,7 @@ import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
@@ -83,6 +85,10 @@ public final class InMemoryTaskStore implements TaskStore {
     private final Map<String, TreeSet<Task>> queues = new HashMap<>();
     /** Running tasks under a lease, soonest expiry first (for reclaimExpired). */
     private final TreeSet<Task> leased = new TreeSet<>(LEASE_ORDER);
+    /** blocker id → the ids of the tasks that depend on it (the reverse of Task.blockedBy). */
+    private final Map<Long, TreeSet<Long>> dependantsOf = new HashMap<>();
+    /** parent id → the ids of its subtasks. */
+    private final Map<Long, TreeSet<Long>> childrenOf = new HashMap<>();
 
     /** How long the event feed keeps events unless the builder says otherwise. */
     public static final Duration DEFAULT_EVENT_RETENTION = Duration.ofDays(7);
@@ -365,11 +371,28 @@ public final class InMemoryTaskStore implements TaskStore {
             int position = Math.min(
                     afterOrder,
                     taskIdsBySession.getOrDefault(sessionId, List.of()).size());
+            if (spec.parentId() != 0) {
+                existing(spec.parentId());
+            }
+            int openBlockers = 0;
+            for (long blockerId : spec.blockedBy()) {
+                if (existing(blockerId).status() != TaskStatus.SUCCESS) {
+                    openBlockers++;
+                }
+            }
             Instant now = clock.instant();
             long previousLastId = lastId;
             long id = ++lastId;
             undoLog.push(() -> lastId = previousLastId);
-            Task task = TaskSnapshots.created(spec, id, position + 1, now);
+            Task task = TaskBuilder.from(TaskSnapshots.created(spec, id, position + 1, now))
+                    .openBlockers(openBlockers)
+                    .build();
+            for (long blockerId : spec.blockedBy()) {
+                link(dependantsOf, blockerId, id);
+            }
+            if (spec.parentId() != 0) {
+                link(childrenOf, spec.parentId(), id);
+            }
             written.put(id, task);
             // Mutated in place with an undo entry, so that appending to a long session costs O(1).
             List<Long> ids = taskIdsBySession.computeIfAbsent(sessionId, key -> new ArrayList<>());
@@ -398,7 +421,143 @@ public final class InMemoryTaskStore implements TaskStore {
                 throw new StaleTaskException(
                         current.id(), update.expectedVersion().getAsLong(), current.version());
             }
-            return write(TaskSnapshots.applied(update, current), current);
+            if (update.changes(TaskUpdate.Field.PARENT) && update.parentId() != current.parentId()) {
+                moveUnder(current, update.parentId());
+            }
+            if (update.changes(TaskUpdate.Field.STATUS)
+                    && update.status() == TaskStatus.SUCCESS
+                    && current.status() != TaskStatus.SUCCESS
+                    && !update.evenWithOpenChildren()) {
+                refuseOpenChildren(current.id());
+            }
+            Task updated = write(TaskSnapshots.applied(update, current), current);
+            if (update.changes(TaskUpdate.Field.ARCHIVED) && update.archived()) {
+                archiveSubtree(updated.id());
+            }
+            return updated;
+        }
+
+        private void moveUnder(Task task, long parentId) {
+            if (parentId != 0) {
+                existing(parentId);
+                // The new parent must not be the task or lie in its subtree: walk up from the parent.
+                List<Long> chain = new ArrayList<>();
+                for (long up = parentId; up != 0; up = tasksById.get(up).parentId()) {
+                    chain.add(up);
+                    if (up == task.id()) {
+                        throw TaskGraphException.parentCycle(task.id(), parentId, chain);
+                    }
+                }
+            }
+            if (task.parentId() != 0) {
+                unlink(childrenOf, task.parentId(), task.id());
+            }
+            if (parentId != 0) {
+                link(childrenOf, parentId, task.id());
+            }
+        }
+
+        private void refuseOpenChildren(long taskId) {
+            List<Task> open = TaskGraphs.openChildren(listChildren(taskId));
+            if (!open.isEmpty()) {
+                throw TaskGraphException.openChildren(taskId, open);
+            }
+        }
+
+        private void archiveSubtree(long parentId) {
+            for (long childId : List.copyOf(childrenOf.getOrDefault(parentId, new TreeSet<>()))) {
+                Task child = tasksById.get(childId);
+                if (!child.archived()) {
+                    write(TaskBuilder.from(child).archived(true), child);
+                }
+                archiveSubtree(childId);
+            }
+        }
+
+        @Override
+        public Task addDependency(long dependantId, long blockerId) {
+            checkUsable();
+            Task dependant = existing(dependantId);
+            Task blocker = existing(blockerId);
+            if (dependantId == blockerId) {
+                throw TaskGraphException.selfDependency(dependantId);
+            }
+            if (dependant.blockedBy().contains(blockerId)) {
+                throw TaskGraphException.duplicateDependency(dependantId, blockerId);
+            }
+            Optional<List<Long>> path =
+                    TaskGraphs.path(dependantId, blockerId, id -> dependantsOf.getOrDefault(id, new TreeSet<>()));
+            if (path.isPresent()) {
+                throw TaskGraphException.dependencyCycle(dependantId, blockerId, path.get());
+            }
+            List<Long> blockers = new ArrayList<>(dependant.blockedBy());
+            blockers.add(blockerId);
+            int open = dependant.openBlockers() + (blocker.status() == TaskStatus.SUCCESS ? 0 : 1);
+            link(dependantsOf, blockerId, dependantId);
+            Task after = write(TaskBuilder.from(dependant).blockedBy(blockers).openBlockers(open), dependant);
+            recorded.add(FeedEncoding.encode(new TaskEvent.DependencyAdded(after, blockerId)));
+            return after;
+        }
+
+        @Override
+        public Task removeDependency(long dependantId, long blockerId) {
+            checkUsable();
+            Task dependant = existing(dependantId);
+            StoreArguments.taskId(blockerId);
+            if (!dependant.blockedBy().contains(blockerId)) {
+                existing(blockerId);
+                throw TaskGraphException.noSuchDependency(dependantId, blockerId);
+            }
+            Task blocker = tasksById.get(blockerId);
+            List<Long> blockers = new ArrayList<>(dependant.blockedBy());
+            blockers.remove(blockerId);
+            int open = dependant.openBlockers() - (blocker.status() == TaskStatus.SUCCESS ? 0 : 1);
+            unlink(dependantsOf, blockerId, dependantId);
+            Task after = write(TaskBuilder.from(dependant).blockedBy(blockers).openBlockers(open), dependant);
+            recorded.add(FeedEncoding.encode(new TaskEvent.DependencyRemoved(after, blockerId)));
+            if (dependant.openBlockers() > 0 && open == 0) {
+                recorded.add(FeedEncoding.encode(new TaskEvent.Unblocked(after)));
+            }
+            return after;
+        }
+
+        @Override
+        public List<Task> listDependants(long taskId) {
+            checkUsable();
+            StoreArguments.taskId(taskId);
+            return dependantsOf.getOrDefault(taskId, new TreeSet<>()).stream()
+                    .map(tasksById::get)
+                    .toList();
+        }
+
+        @Override
+        public List<Task> listChildren(long parentId) {
+            checkUsable();
+            StoreArguments.taskId(parentId);
+            return childrenOf.getOrDefault(parentId, new TreeSet<>()).stream()
+                    .map(tasksById::get)
+                    .toList();
+        }
+
+        private void link(Map<Long, TreeSet<Long>> edges, long from, long to) {
+            edges.computeIfAbsent(from, key -> new TreeSet<>()).add(to);
+            undoLog.push(() -> unlinkNow(edges, from, to));
+        }
+
+        private void unlink(Map<Long, TreeSet<Long>> edges, long from, long to) {
+            unlinkNow(edges, from, to);
+            undoLog.push(
+                    () -> edges.computeIfAbsent(from, key -> new TreeSet<>()).add(to));
+        }
+
+        private void unlinkNow(Map<Long, TreeSet<Long>> edges, long from, long to) {
+            TreeSet<Long> targets = edges.get(from);
+            if (targets != null) {
+                targets.remove(to);
+                if (targets.isEmpty()) {
+                    edges.remove(from);
+                }
+            }
         }
 
         @Override
@@ -507,12 +666,20 @@ public final class InMemoryTaskStore implements TaskStore {
 
         @Override
         public Task complete(long taskId, String agent, int attempt, TaskStatus outcome) {
+            return complete(taskId, agent, attempt, outcome, false);
+        }
+
+        @Override
+        public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, boolean evenWithOpenChildren) {
             checkUsable();
             Objects.requireNonNull(outcome, "outcome");
             if (!outcome.isTerminal()) {
                 throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
             }
             Task current = claimed(taskId, agent, attempt);
+            if (outcome == TaskStatus.SUCCESS && !evenWithOpenChildren) {
+                refuseOpenChildren(taskId);
+            }
             return write(TaskBuilder.from(current).status(outcome), current);
         }
 
@@ -592,7 +759,28 @@ public final class InMemoryTaskStore implements TaskStore {
             }
             put(task);
             written.put(task.id(), task);
+            int delta = TaskGraphs.openBlockerDelta(current.status(), task.status());
+            if (delta != 0) {
+                countBlocker(task.id(), delta);
+            }
             return task;
+        }
+
+        /** Moves the open blocker count of a task's dependants (TS-12.3); the count is not versioned. */
+        private void countBlocker(long blockerId, int delta) {
+            for (long dependantId : dependantsOf.getOrDefault(blockerId, new TreeSet<>())) {
+                Task dependant = tasksById.get(dependantId);
+                Task after = TaskBuilder.from(dependant)
+                        .openBlockers(dependant.openBlockers() + delta)
+                        .build();
+                put(after);
+                if (written.containsKey(dependantId)) {
+                    written.put(dependantId, after);
+                }
+                if (after.openBlockers() == 0) {
+                    recorded.add(FeedEncoding.encode(new TaskEvent.Unblocked(after)));
+                }
+            }
         }
 
         private void put(Task task) {
@@ -653,7 +841,7 @@ public final class InMemoryTaskStore implements TaskStore {
         if (added != null && added.assignee() != null && !added.archived()) {
             queues.computeIfAbsent(added.assignee(), key -> new TreeSet<>(CLAIM_ORDER))
                     .add(added);
-            if (added.status() == TaskStatus.PENDING) {
+            if (added.status() == TaskStatus.PENDING && added.openBlockers() == 0) {
                 claimable
                         .computeIfAbsent(added.assignee(), key -> new TreeSet<>(CLAIM_ORDER))
                         .add(added);
