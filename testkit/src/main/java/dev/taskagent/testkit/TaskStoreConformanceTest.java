@@ -25,6 +25,7 @@ import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
@@ -101,7 +102,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <h2>What it checks, and how</h2>
  *
  * <ul>
- *   <li>Rules TS-1.1 to TS-11.1 (TS-1.8, durability, is checked by {@link DurabilityConformanceTest}),
+ * *   <li>Rules TS-1.1 to TS-12.8 (TS-12, the work graph, only when the store keeps one; TS-1.8, durability, is checked by {@link DurabilityConformanceTest}),
  *       through the {@link TaskTransaction} API and the store's event feed. TS-1.7 (a store may re-run
  *       a unit of work after a transient conflict) is permissive: every unit of work of the kit is
  *       re-runnable, it counts nothing inside a unit of work and records results after commit.
@@ -2061,6 +2062,26 @@ public abstract class TaskStoreConformanceTest {
             store.claimNext(agent, SHORT_LEASE).orElseThrow();
             reclaimUntil(Set.of(task.id()), 3);
         });
+        if (keepsGraph()) {
+            writes.put("a dependency added, its blocker succeeded", (task, agent) -> {
+                Task blocker = append(task.sessionId(), "a later blocker");
+                dependOn(task.id(), blocker.id());
+                succeed(blocker.id());
+            });
+            writes.put("a dependency removed", (task, agent) -> {
+                Task blocker = append(task.sessionId(), "a removed blocker");
+                dependOn(task.id(), blocker.id());
+                store.inTransaction(tx -> tx.removeDependency(task.id(), blocker.id()));
+            });
+            writes.put("tags, metadata and parent replaced", (task, agent) -> {
+                Task parent = append(task.sessionId(), "another parent");
+                store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(task.id())
+                        .tags(List.of("moved", "relabelled"))
+                        .metadata("{\"moved\": true}")
+                        .parent(parent.id())
+                        .build()));
+            });
+        }
         return writes;
     }
 
@@ -2094,13 +2115,23 @@ public abstract class TaskStoreConformanceTest {
 
     /** A task with a value in every field and every kind of child, claimable by {@code agent}. */
     private Task claimableRichTask(String session, String agent) {
-        Task task = append(NewTask.builder(session, "claimed after a write")
+        NewTask.Builder spec = NewTask.builder(session, "claimed after a write")
                 .priority(2)
                 .assignee(agent)
                 .createdBy(agent("creator"))
                 .steps("- [ ] one\n- [ ] two\n")
-                .maxAttempts(5)
-                .build());
+                .maxAttempts(5);
+        if (keepsGraph()) {
+            Task parent = append(session, "the parent");
+            Task blocker = append(session, "a finished blocker");
+            succeed(blocker.id());
+            spec.parent(parent.id())
+                    .blockedBy(blocker.id())
+                    .tags("kit", AWKWARD_TEXTS.get(8))
+                    .metadata(
+                            "{\"ticket\": \"KIT-1\", \"text\": " + FeedEncoding.jsonString(AWKWARD_TEXTS.get(3)) + "}");
+        }
+        Task task = append(spec.build());
         return store.inTransaction(tx -> {
             tx.updateTask(TaskUpdate.of(task.id())
                     .userPreferences(List.of("a preference", "another"))
@@ -3075,6 +3106,492 @@ public abstract class TaskStoreConformanceTest {
                     .as("%s holding a control character", field)
                     .hasMessageStartingWith(field + " contains a control character (U+"));
         }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-12 The work graph
+    // ---------------------------------------------------------------------------------------------
+
+    /** Skips the test when the store does not keep the work graph (TS-12 is optional). */
+    private void assumeGraph() {
+        try {
+            store.inTransaction(tx -> tx.listChildren(UNKNOWN_ID));
+        } catch (UnsupportedOperationException e) {
+            assumeTrue(false, "the store does not keep the work graph (TS-12 is optional): " + e.getMessage());
+        }
+    }
+
+    private boolean keepsGraph() {
+        try {
+            store.inTransaction(tx -> tx.listChildren(UNKNOWN_ID));
+            return true;
+        } catch (UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    private void succeed(long taskId) {
+        store.inTransaction(tx ->
+                tx.updateTask(TaskUpdate.of(taskId).status(TaskStatus.SUCCESS).build()));
+    }
+
+    private Task dependOn(long dependantId, long blockerId) {
+        return store.inTransaction(tx -> tx.addDependency(dependantId, blockerId));
+    }
+
+    private static TaskGraphException graphRefusal(Throwable thrown, String how) {
+        assertThat(thrown).as(how).isInstanceOf(TaskGraphException.class);
+        return (TaskGraphException) thrown;
+    }
+
+    @Test
+    void ts121_aNewTaskKeepsItsParentBlockersTagsAndMetadata() {
+        assumeGraph();
+        String session = session("graph-new");
+        Task parent = append(session, "the plan");
+        Task open = append(session, "an open blocker");
+        Task done = append(session, "a finished blocker");
+        succeed(done.id());
+        String metadata = "{\"issue\" : \"PROJ-12\", \"cost\": [1, 2.50, null], \"nested\": {\"ü\": \"🚀\"}}";
+
+        Task created = append(NewTask.builder(session, "a subtask")
+                .parent(parent.id())
+                .blockedBy(done.id(), open.id())
+                .tags("backend", "release", "backend")
+                .metadata(metadata)
+                .build());
+
+        assertThat(created.parentId()).isEqualTo(parent.id());
+        assertThat(created.blockedBy()).containsExactly(open.id(), done.id());
+        assertThat(created.openBlockers()).as("blockers not in success").isEqualTo(1);
+        assertThat(created.isReady()).isFalse();
+        assertThat(created.tags()).containsExactly("backend", "release");
+        assertThat(created.metadata()).as("metadata, verbatim").isEqualTo(metadata);
+        assertThat(find(created.id())).isEqualTo(created);
+        Task unrelated = append(session, "no graph");
+        assertThat(unrelated.parentId()).isZero();
+        assertThat(unrelated.blockedBy()).isEmpty();
+        assertThat(unrelated.tags()).isEmpty();
+        assertThat(unrelated.metadata()).isNull();
+        assertThat(unrelated.isReady()).isTrue();
+    }
+
+    @Test
+    void ts121_anUnknownParentOrBlockerIsRefusedAndNothingIsWritten() {
+        assumeGraph();
+        String session = session("graph-new-unknown");
+        Task existing = append(session, "exists");
+        List<Task> before = store.listTasks(session);
+
+        Throwable unknownParent = catchThrowable(() ->
+                append(NewTask.builder(session, "orphan").parent(UNKNOWN_ID).build()));
+        Throwable unknownBlocker = catchThrowable(() -> append(NewTask.builder(session, "waits for nothing")
+                .blockedBy(existing.id(), UNKNOWN_ID)
+                .build()));
+
+        assertThat(unknownParent).isInstanceOf(TaskNotFoundException.class);
+        assertThat(((TaskNotFoundException) unknownParent).taskId()).isEqualTo(UNKNOWN_ID);
+        assertThat(unknownBlocker).isInstanceOf(TaskNotFoundException.class);
+        assertThat(((TaskNotFoundException) unknownBlocker).taskId()).isEqualTo(UNKNOWN_ID);
+        assertThat(store.listTasks(session)).isEqualTo(before);
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listDependants(existing.id())))
+                .isEmpty();
+    }
+
+    @Test
+    void ts122_aClaimHandsOutReadyTasksOnlyInClaimOrder() {
+        assumeGraph();
+        String session = session("graph-claim");
+        String agent = agent("graph-claim");
+        Task blocker = append(session, "build (nobody's queue)");
+        Task failing = append(session, "lint (nobody's queue)");
+        Task blockedHigh = append(NewTask.builder(session, "deploy")
+                .assignee(agent)
+                .priority(9)
+                .blockedBy(blocker.id())
+                .build());
+        Task blockedByFailure = append(NewTask.builder(session, "announce")
+                .assignee(agent)
+                .priority(8)
+                .blockedBy(failing.id())
+                .build());
+        Task ready = append(NewTask.builder(session, "write notes")
+                .assignee(agent)
+                .priority(1)
+                .build());
+        store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(failing.id()).status(TaskStatus.FAILED).build()));
+
+        assertThat(store.claimNext(agent, LEASE))
+                .as("TS-12.2: the ready task, although blocked ones come first in claim order")
+                .map(Task::id)
+                .contains(ready.id());
+        assertThat(store.claimNext(agent, LEASE))
+                .as("TS-12.2: only blocked tasks are left")
+                .isEmpty();
+
+        succeed(blocker.id());
+
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+        assertThat(claimed.id()).isEqualTo(blockedHigh.id());
+        assertThat(claimed.openBlockers()).isZero();
+        assertThat(claimed).isEqualTo(find(blockedHigh.id()));
+        assertThat(store.claimNext(agent, LEASE))
+                .as("TS-12.3: a task whose blocker failed stays blocked")
+                .isEmpty();
+        assertThat(find(blockedByFailure.id()).openBlockers()).isEqualTo(1);
+        assertThat(find(blockedByFailure.id()).status()).isEqualTo(TaskStatus.PENDING);
+    }
+
+    @Test
+    void ts122_concurrentClaimersClaimEachReadyTaskOnceAndNoBlockedOne() {
+        assumeGraph();
+        int workers = 16;
+        for (int round = 1; round <= 3; round++) {
+            String session = session("graph-claim-race-" + round);
+            String agent = agent("graph-claim-race-" + round);
+            Task blocker = append(session, "the blocker, in nobody's queue");
+            Set<Long> ready = new HashSet<>();
+            Set<Long> blocked = new HashSet<>();
+            store.inTransaction(tx -> {
+                ready.clear();
+                blocked.clear();
+                for (int index = 0; index < 300; index++) {
+                    NewTask.Builder spec = NewTask.builder(session, "task " + index)
+                            .assignee(agent)
+                            .priority(index % 7);
+                    if (index % 3 == 0) {
+                        blocked.add(tx.appendTask(spec.blockedBy(blocker.id()).build())
+                                .id());
+                    } else {
+                        ready.add(tx.appendTask(spec.build()).id());
+                    }
+                }
+                return null;
+            });
+
+            List<List<Task>> claims = KitThreads.runTogether(
+                    workers, "graph-claim-race", DEADLINE, worker -> claimUntilEmpty(agent, 301));
+
+            List<Long> claimedIds =
+                    claims.stream().flatMap(List::stream).map(Task::id).toList();
+            assertThat(claimedIds).as("round %d: claimed ids, each once", round).doesNotHaveDuplicates();
+            assertThat(new HashSet<>(claimedIds))
+                    .as("round %d: exactly the ready tasks are claimed", round)
+                    .isEqualTo(ready);
+
+            succeed(blocker.id());
+            List<List<Task>> afterwards = KitThreads.runTogether(
+                    workers, "graph-claim-race-unblocked", DEADLINE, worker -> claimUntilEmpty(agent, 301));
+            List<Long> unblockedIds =
+                    afterwards.stream().flatMap(List::stream).map(Task::id).toList();
+            assertThat(unblockedIds).as("round %d: once unblocked", round).doesNotHaveDuplicates();
+            assertThat(new HashSet<>(unblockedIds))
+                    .as("round %d: the formerly blocked tasks, once their blocker succeeded", round)
+                    .isEqualTo(blocked);
+        }
+    }
+
+    @Test
+    void ts123_aBlockerThatSucceedsUnblocksItsDependantsInTheSameUnitOfWork() {
+        assumeGraph();
+        EventFeed feed = store.eventFeed();
+        String session = session("graph-unblock");
+        String agent = agent("graph-unblock");
+        Task blocker = append(NewTask.builder(session, "build").assignee(agent).build());
+        Task other = append(session, "test (nobody's queue)");
+        Task onlyBuild = append(
+                NewTask.builder(session, "package").blockedBy(blocker.id()).build());
+        Task alsoBuild =
+                append(NewTask.builder(session, "docs").blockedBy(blocker.id()).build());
+        Task both = append(NewTask.builder(session, "deploy")
+                .blockedBy(blocker.id(), other.id())
+                .build());
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+        assertThat(claimed.id()).isEqualTo(blocker.id());
+
+        Throwable rolledBack = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.complete(blocker.id(), agent, claimed.attempt(), TaskStatus.SUCCESS);
+            throw new KitFailure("roll the completion back");
+        }));
+        assertThat(rolledBack).isInstanceOf(KitFailure.class);
+        assertThat(find(onlyBuild.id()).openBlockers())
+                .as("a rolled-back completion unblocks nothing")
+                .isEqualTo(1);
+
+        long start = feed.lastPosition();
+        store.inTransaction(tx -> tx.complete(blocker.id(), agent, claimed.attempt(), TaskStatus.SUCCESS));
+
+        assertThat(find(onlyBuild.id()).openBlockers()).isZero();
+        assertThat(find(onlyBuild.id()).isReady()).isTrue();
+        assertThat(find(alsoBuild.id()).openBlockers()).isZero();
+        assertThat(find(both.id()).openBlockers()).isEqualTo(1);
+        assertThat(find(onlyBuild.id()).version())
+                .as("TS-12.3: the derived count does not version the dependant")
+                .isEqualTo(onlyBuild.version());
+        List<FeedEvent> events = feed.read(start, 100);
+        assertThat(events)
+                .filteredOn(event -> event.kind().equals(FeedEncoding.UNBLOCKED))
+                .extracting(FeedEvent::taskId)
+                .containsExactlyInAnyOrder(onlyBuild.id(), alsoBuild.id());
+
+        store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(blocker.id()).status(TaskStatus.PENDING).build()));
+        assertThat(find(onlyBuild.id()).openBlockers())
+                .as("TS-12.3: a blocker that leaves success blocks again")
+                .isEqualTo(1);
+        assertThat(find(both.id()).openBlockers()).isEqualTo(2);
+    }
+
+    @Test
+    void ts124_addingAndRemovingADependencyChangesTheDependantOnly() {
+        assumeGraph();
+        EventFeed feed = store.eventFeed();
+        String session = session("graph-edges");
+        String agent = agent("graph-edges");
+        Task blocker = append(session, "build");
+        Task dependant =
+                append(NewTask.builder(session, "deploy").assignee(agent).build());
+        Task running = store.claimNext(agent, LEASE).orElseThrow();
+        long start = feed.lastPosition();
+        clock.advance(Duration.ofSeconds(1));
+
+        Task added = dependOn(dependant.id(), blocker.id());
+
+        assertThat(added.blockedBy()).containsExactly(blocker.id());
+        assertThat(added.openBlockers()).isEqualTo(1);
+        assertThat(added.version()).isEqualTo(running.version() + 1);
+        assertThat(added.updatedAt()).isEqualTo(clock.instant());
+        assertThat(added.status())
+                .as("TS-12.4: a running dependant keeps running")
+                .isEqualTo(TaskStatus.RUNNING);
+        assertThat(find(dependant.id())).isEqualTo(added);
+        assertThat(find(blocker.id())).as("the blocker is not changed").isEqualTo(blocker);
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listDependants(blocker.id())))
+                .containsExactly(added);
+
+        Task removed = store.inTransaction(tx -> tx.removeDependency(dependant.id(), blocker.id()));
+
+        assertThat(removed.blockedBy()).isEmpty();
+        assertThat(removed.openBlockers()).isZero();
+        assertThat(removed.version()).isEqualTo(added.version() + 1);
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listDependants(blocker.id())))
+                .isEmpty();
+        List<FeedEvent> events = feed.read(start, 100);
+        assertThat(events)
+                .extracting(FeedEvent::kind)
+                .containsExactly(
+                        FeedEncoding.DEPENDENCY_ADDED, FeedEncoding.DEPENDENCY_REMOVED, FeedEncoding.UNBLOCKED);
+        assertThat(events).allSatisfy(event -> assertThat(event.taskId()).isEqualTo(dependant.id()));
+        assertThat(events.get(0).payload()).contains("\"blocker_id\":" + blocker.id());
+    }
+
+    @Test
+    void ts124_badDependenciesAreRefusedAndNothingIsWritten() {
+        assumeGraph();
+        String session = session("graph-bad-edges");
+        Task a = append(session, "a");
+        Task b = append(NewTask.builder(session, "b").blockedBy(a.id()).build());
+        Task c = append(NewTask.builder(session, "c").blockedBy(b.id()).build());
+        Task d = append(session, "d");
+        List<Task> before = store.listTasks(session);
+        long eventsBefore = store.eventFeed().lastPosition();
+
+        TaskGraphException self = graphRefusal(catchThrowable(() -> dependOn(d.id(), d.id())), "self");
+        TaskGraphException duplicate = graphRefusal(catchThrowable(() -> dependOn(b.id(), a.id())), "duplicate");
+        TaskGraphException missing = graphRefusal(
+                catchThrowable(() -> store.inTransaction(tx -> tx.removeDependency(d.id(), a.id()))), "missing");
+        TaskGraphException twoCycle = graphRefusal(catchThrowable(() -> dependOn(a.id(), b.id())), "a ↔ b");
+        TaskGraphException threeCycle = graphRefusal(catchThrowable(() -> dependOn(a.id(), c.id())), "a → b → c");
+        Throwable unknownDependant = catchThrowable(() -> dependOn(UNKNOWN_ID, a.id()));
+        Throwable unknownBlocker = catchThrowable(() -> dependOn(d.id(), UNKNOWN_ID));
+        Throwable caughtInside = store.inTransaction(tx -> catchThrowable(() -> tx.addDependency(a.id(), c.id())));
+
+        assertThat(self.reason()).isEqualTo(TaskGraphException.Reason.SELF_DEPENDENCY);
+        assertThat(duplicate.reason()).isEqualTo(TaskGraphException.Reason.DUPLICATE_DEPENDENCY);
+        assertThat(missing.reason()).isEqualTo(TaskGraphException.Reason.NO_SUCH_DEPENDENCY);
+        assertThat(twoCycle.reason()).isEqualTo(TaskGraphException.Reason.DEPENDENCY_CYCLE);
+        assertThat(twoCycle.tasks())
+                .as("the cycle, the new dependant first and last")
+                .containsExactly(a.id(), b.id(), a.id());
+        assertThat(threeCycle.tasks()).containsExactly(a.id(), b.id(), c.id(), a.id());
+        assertThat(threeCycle.getMessage()).contains(a.id() + " → " + b.id() + " → " + c.id() + " → " + a.id());
+        assertThat(unknownDependant).isInstanceOf(TaskNotFoundException.class);
+        assertThat(unknownBlocker).isInstanceOf(TaskNotFoundException.class);
+        assertThat(((TaskNotFoundException) unknownBlocker).taskId()).isEqualTo(UNKNOWN_ID);
+        assertThat(caughtInside).isInstanceOf(TaskGraphException.class);
+        assertThat(store.listTasks(session)).as("nothing written").isEqualTo(before);
+        assertThat(store.eventFeed().read(eventsBefore, 10))
+                .as("no event appended")
+                .isEmpty();
+    }
+
+    @Test
+    void ts124_concurrentDependenciesThatTogetherCloseACycleCommitOnce() {
+        assumeGraph();
+        for (int round = 1; round <= 10; round++) {
+            String session = session("graph-cycle-race-" + round);
+            Task a = append(session, "a");
+            Task b = append(NewTask.builder(session, "b").blockedBy(a.id()).build());
+            Task c = append(session, "c");
+            // b waits for a. Together "c waits for b" and "a waits for c" close a → b → c → a.
+            List<long[]> edges = List.of(new long[] {c.id(), b.id()}, new long[] {a.id(), c.id()});
+
+            List<Throwable> outcomes = KitThreads.runTogether(2, "graph-cycle-race", DEADLINE, worker -> {
+                long[] edge = edges.get(worker);
+                return catchThrowable(() -> dependOn(edge[0], edge[1]));
+            });
+
+            assertThat(outcomes)
+                    .as("round %d: one edge commits, the other is refused as a cycle", round)
+                    .filteredOn(Objects::isNull)
+                    .hasSize(1);
+            assertThat(outcomes)
+                    .filteredOn(Objects::nonNull)
+                    .singleElement()
+                    .isInstanceOf(TaskGraphException.class)
+                    .extracting(thrown -> ((TaskGraphException) thrown).reason())
+                    .isEqualTo(TaskGraphException.Reason.DEPENDENCY_CYCLE);
+            int edgesKept =
+                    find(c.id()).blockedBy().size() + find(a.id()).blockedBy().size();
+            assertThat(edgesKept)
+                    .as("round %d: edges kept besides b → a", round)
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void ts125_dependantsAreListedLowestIdFirst() {
+        assumeGraph();
+        String session = session("graph-dependants");
+        Task blocker = append(session, "blocker");
+        Task first = append(session, "first");
+        Task second = append(
+                NewTask.builder(session, "second").blockedBy(blocker.id()).build());
+        dependOn(first.id(), blocker.id());
+
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listDependants(blocker.id())))
+                .containsExactly(find(first.id()), find(second.id()));
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listDependants(second.id())))
+                .isEmpty();
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listDependants(UNKNOWN_ID)))
+                .isEmpty();
+    }
+
+    @Test
+    void ts126_subtasksMoveBetweenParentsWithoutCyclesAndArchiveWithTheirParent() {
+        assumeGraph();
+        String session = session("graph-tree");
+        Task root = append(session, "release");
+        Task child = append(NewTask.builder(session, "build").parent(root.id()).build());
+        Task sibling = append(NewTask.builder(session, "docs").parent(root.id()).build());
+        Task grandchild =
+                append(NewTask.builder(session, "compile").parent(child.id()).build());
+
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listChildren(root.id())))
+                .containsExactly(child, sibling);
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listChildren(child.id())))
+                .containsExactly(grandchild);
+        List<Task> before = store.listTasks(session);
+
+        TaskGraphException cycle = graphRefusal(
+                catchThrowable(() -> store.inTransaction(tx -> tx.updateTask(
+                        TaskUpdate.of(root.id()).parent(grandchild.id()).build()))),
+                "root under its grandchild");
+        Throwable unknown = catchThrowable(() -> store.inTransaction(
+                tx -> tx.updateTask(TaskUpdate.of(root.id()).parent(UNKNOWN_ID).build())));
+
+        assertThat(cycle.reason()).isEqualTo(TaskGraphException.Reason.PARENT_CYCLE);
+        assertThat(cycle.tasks()).containsExactly(grandchild.id(), child.id(), root.id());
+        assertThat(unknown).isInstanceOf(TaskNotFoundException.class);
+        assertThat(store.listTasks(session)).isEqualTo(before);
+        assertThatThrownBy(() -> TaskUpdate.of(root.id()).parent(root.id()))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        Task moved = store.inTransaction(tx ->
+                tx.updateTask(TaskUpdate.of(sibling.id()).parent(child.id()).build()));
+        assertThat(moved.parentId()).isEqualTo(child.id());
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listChildren(root.id())))
+                .containsExactly(find(child.id()));
+        assertThat(store.<List<Task>>inTransaction(tx -> tx.listChildren(child.id())))
+                .extracting(Task::id)
+                .containsExactly(sibling.id(), grandchild.id());
+
+        store.inTransaction(
+                tx -> tx.updateTask(TaskUpdate.of(root.id()).archived(true).build()));
+
+        assertThat(List.of(root, child, sibling, grandchild))
+                .as("TS-12.6: archiving a task archives its subtree")
+                .allSatisfy(task -> assertThat(find(task.id()).archived()).isTrue());
+    }
+
+    @Test
+    void ts127_successOverOpenSubtasksIsRefusedUnlessAskedFor() {
+        assumeGraph();
+        String session = session("graph-open-children");
+        String agent = agent("graph-open-children");
+        Task parent = append(NewTask.builder(session, "release").assignee(agent).build());
+        Task open = append(NewTask.builder(session, "build").parent(parent.id()).build());
+        Task done = append(NewTask.builder(session, "lint").parent(parent.id()).build());
+        Task dropped =
+                append(NewTask.builder(session, "optional").parent(parent.id()).build());
+        succeed(done.id());
+        store.inTransaction(
+                tx -> tx.updateTask(TaskUpdate.of(dropped.id()).archived(true).build()));
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+        List<Task> before = store.listTasks(session);
+
+        TaskGraphException byUpdate =
+                graphRefusal(catchThrowable(() -> succeed(parent.id())), "success by update over an open subtask");
+        TaskGraphException byCompletion = graphRefusal(
+                catchThrowable(() -> store.inTransaction(
+                        tx -> tx.complete(parent.id(), agent, claimed.attempt(), TaskStatus.SUCCESS))),
+                "success by completion over an open subtask");
+
+        assertThat(byUpdate.reason()).isEqualTo(TaskGraphException.Reason.OPEN_CHILDREN);
+        assertThat(byUpdate.tasks()).as("the open subtasks only").containsExactly(open.id());
+        assertThat(byUpdate.getMessage()).contains(String.valueOf(open.id()));
+        assertThat(byCompletion.tasks()).containsExactly(open.id());
+        assertThat(store.listTasks(session)).isEqualTo(before);
+
+        Task completed =
+                store.inTransaction(tx -> tx.complete(parent.id(), agent, claimed.attempt(), TaskStatus.SUCCESS, true));
+        assertThat(completed.status()).isEqualTo(TaskStatus.SUCCESS);
+        Task reopened = store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(parent.id()).status(TaskStatus.PENDING).build()));
+        Task failed = store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(parent.id()).status(TaskStatus.FAILED).build()));
+        assertThat(failed.status()).as("failing is always allowed").isEqualTo(TaskStatus.FAILED);
+        Task forced = store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(reopened.id())
+                .status(TaskStatus.SUCCESS)
+                .evenWithOpenChildren()
+                .build()));
+        assertThat(forced.status()).isEqualTo(TaskStatus.SUCCESS);
+    }
+
+    @Test
+    void ts128_anUpdateReplacesTagsAndMetadata() {
+        assumeGraph();
+        String session = session("graph-labels");
+        Task task = append(NewTask.builder(session, "labelled")
+                .tags("old")
+                .metadata("{\"a\":1}")
+                .build());
+
+        Task relabelled = store.inTransaction(tx -> tx.updateTask(TaskUpdate.of(task.id())
+                .tags(List.of("z", "y", "z"))
+                .metadata("{ \"jira\": \"ABC-1\" }")
+                .build()));
+
+        assertThat(relabelled.tags()).containsExactly("y", "z");
+        assertThat(relabelled.metadata()).isEqualTo("{ \"jira\": \"ABC-1\" }");
+        assertThat(relabelled.version()).isEqualTo(task.version() + 1);
+        assertThat(find(task.id())).isEqualTo(relabelled);
+        Task cleared = store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(task.id()).tags(List.of()).metadata(null).build()));
+        assertThat(cleared.tags()).isEmpty();
+        assertThat(cleared.metadata()).isNull();
+        assertThat(find(task.id())).isEqualTo(cleared);
     }
 
     // ---------------------------------------------------------------------------------------------

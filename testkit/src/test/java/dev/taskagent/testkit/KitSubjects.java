@@ -84,6 +84,9 @@ final class KitSubjects {
             case FEED_MISSES_UNRECORDED_CHANGES -> FeedMissesUnrecordedChanges.class;
             case CLAIM_EVENT_TWICE -> ClaimEventTwice.class;
             case COUNTS_ARCHIVED_TASKS -> CountsArchivedTasks.class;
+            case CLAIMS_BLOCKED_TASKS -> ClaimsBlockedTasks.class;
+            case NO_CYCLE_CHECK -> NoCycleCheck.class;
+            case CLOSES_OVER_OPEN_CHILDREN -> ClosesOverOpenChildren.class;
         };
     }
 
@@ -273,6 +276,27 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.COUNTS_ARCHIVED_TASKS);
+        }
+    }
+
+    static final class ClaimsBlockedTasks extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CLAIMS_BLOCKED_TASKS);
+        }
+    }
+
+    static final class NoCycleCheck extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.NO_CYCLE_CHECK);
+        }
+    }
+
+    static final class ClosesOverOpenChildren extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CLOSES_OVER_OPEN_CHILDREN);
         }
     }
 }

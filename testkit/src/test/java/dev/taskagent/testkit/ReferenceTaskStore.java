@@ -20,6 +20,7 @@ import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
@@ -121,7 +122,13 @@ final class ReferenceTaskStore implements TaskStore {
         /** A claim's event is appended a second time when the caller records it as well. */
         CLAIM_EVENT_TWICE,
         /** The counts take archived tasks too (the filter was forgotten). */
-        COUNTS_ARCHIVED_TASKS
+        COUNTS_ARCHIVED_TASKS,
+        /** A claim hands out pending tasks whose blockers have not succeeded. */
+        CLAIMS_BLOCKED_TASKS,
+        /** A dependency is added without checking for a cycle. */
+        NO_CYCLE_CHECK,
+        /** A task is completed with success over its unfinished subtasks. */
+        CLOSES_OVER_OPEN_CHILDREN
     }
 
     private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
@@ -440,6 +447,13 @@ final class ReferenceTaskStore implements TaskStore {
             List<Task> session = listTasks(spec.sessionId());
             int index = Math.min(position, session.size());
             Instant now = clock.instant();
+            if (spec.parentId() != 0) {
+                existing(spec.parentId());
+            }
+            int open = 0;
+            for (long blocker : spec.blockedBy()) {
+                open += existing(blocker).status() == TaskStatus.SUCCESS ? 0 : 1;
+            }
             Task task = TaskBuilder.newBuilder()
                     .id(lastId.incrementAndGet())
                     .sessionId(spec.sessionId())
@@ -450,6 +464,11 @@ final class ReferenceTaskStore implements TaskStore {
                     .assignee(spec.assignee())
                     .createdBy(spec.createdBy())
                     .maxAttempts(spec.maxAttempts())
+                    .parentId(spec.parentId())
+                    .blockedBy(spec.blockedBy())
+                    .openBlockers(open)
+                    .tags(spec.tags())
+                    .metadata(spec.metadata())
                     .createdAt(now)
                     .updatedAt(now)
                     .version(1)
@@ -476,7 +495,133 @@ final class ReferenceTaskStore implements TaskStore {
                 throw new StaleTaskException(
                         current.id(), update.expectedVersion().getAsLong(), current.version());
             }
-            return save(TaskSnapshots.applied(update, current), current);
+            if (update.changes(TaskUpdate.Field.PARENT) && update.parentId() != 0) {
+                existing(update.parentId());
+                List<Long> chain = new ArrayList<>();
+                for (long up = update.parentId(); up != 0; up = tasks.get(up).parentId()) {
+                    chain.add(up);
+                    if (up == current.id()) {
+                        throw TaskGraphException.parentCycle(current.id(), update.parentId(), chain);
+                    }
+                }
+            }
+            if (update.changes(TaskUpdate.Field.STATUS)
+                    && update.status() == TaskStatus.SUCCESS
+                    && !update.evenWithOpenChildren()) {
+                refuseOpenChildren(current.id());
+            }
+            Task saved = save(TaskSnapshots.applied(update, current), current);
+            if (update.changes(TaskUpdate.Field.ARCHIVED) && update.archived()) {
+                archiveBelow(saved.id());
+            }
+            return saved;
+        }
+
+        private void refuseOpenChildren(long taskId) {
+            if (has(Defect.CLOSES_OVER_OPEN_CHILDREN)) {
+                return;
+            }
+            List<Task> open = listChildren(taskId).stream()
+                    .filter(child -> !child.archived() && !child.status().isTerminal())
+                    .toList();
+            if (!open.isEmpty()) {
+                throw TaskGraphException.openChildren(taskId, open);
+            }
+        }
+
+        private void archiveBelow(long parentId) {
+            for (Task child : listChildren(parentId)) {
+                if (!child.archived()) {
+                    save(TaskBuilder.from(child).archived(true), child);
+                }
+                archiveBelow(child.id());
+            }
+        }
+
+        @Override
+        public Task addDependency(long dependantId, long blockerId) {
+            check();
+            write();
+            Task dependant = existing(dependantId);
+            Task blocker = existing(blockerId);
+            if (dependantId == blockerId) {
+                throw TaskGraphException.selfDependency(dependantId);
+            }
+            if (dependant.blockedBy().contains(blockerId)) {
+                throw TaskGraphException.duplicateDependency(dependantId, blockerId);
+            }
+            if (!has(Defect.NO_CYCLE_CHECK)) {
+                // Depth first from the dependant along "is waited for by" edges, looking for the blocker.
+                Deque<List<Long>> paths = new ArrayDeque<>();
+                paths.push(List.of(dependantId));
+                Set<Long> seen = new HashSet<>();
+                while (!paths.isEmpty()) {
+                    List<Long> path = paths.pop();
+                    long last = path.get(path.size() - 1);
+                    if (last == blockerId) {
+                        throw TaskGraphException.dependencyCycle(dependantId, blockerId, path);
+                    }
+                    if (seen.add(last)) {
+                        for (Task next : listDependants(last)) {
+                            paths.push(plus(path, next.id()));
+                        }
+                    }
+                }
+            }
+            Task added = save(
+                    TaskBuilder.from(dependant)
+                            .blockedBy(plus(dependant.blockedBy(), blockerId))
+                            .openBlockers(dependant.openBlockers() + (blocker.status() == TaskStatus.SUCCESS ? 0 : 1)),
+                    dependant);
+            record(FeedEncoding.encode(new TaskEvent.DependencyAdded(added, blockerId)));
+            return added;
+        }
+
+        @Override
+        public Task removeDependency(long dependantId, long blockerId) {
+            check();
+            write();
+            Task dependant = existing(dependantId);
+            taskId(blockerId);
+            if (!dependant.blockedBy().contains(blockerId)) {
+                existing(blockerId);
+                throw TaskGraphException.noSuchDependency(dependantId, blockerId);
+            }
+            boolean open = tasks.get(blockerId).status() != TaskStatus.SUCCESS;
+            Task removed = save(
+                    TaskBuilder.from(dependant)
+                            .blockedBy(dependant.blockedBy().stream()
+                                    .filter(id -> id != blockerId)
+                                    .toList())
+                            .openBlockers(dependant.openBlockers() - (open ? 1 : 0)),
+                    dependant);
+            record(FeedEncoding.encode(new TaskEvent.DependencyRemoved(removed, blockerId)));
+            if (open && removed.openBlockers() == 0) {
+                record(FeedEncoding.encode(new TaskEvent.Unblocked(removed)));
+            }
+            return removed;
+        }
+
+        @Override
+        public List<Task> listDependants(long taskId) {
+            check();
+            taskId(taskId);
+            read();
+            return tasks.values().stream()
+                    .filter(task -> task.blockedBy().contains(taskId))
+                    .sorted(Comparator.comparingLong(Task::id))
+                    .toList();
+        }
+
+        @Override
+        public List<Task> listChildren(long parentId) {
+            check();
+            taskId(parentId);
+            read();
+            return tasks.values().stream()
+                    .filter(task -> task.parentId() == parentId)
+                    .sorted(Comparator.comparingLong(Task::id))
+                    .toList();
         }
 
         @Override
@@ -563,6 +708,7 @@ final class ReferenceTaskStore implements TaskStore {
                     .takeWhile(entry -> entry.getKey().assignee().equals(key(assignee)))
                     .map(Map.Entry::getValue)
                     .filter(task -> !task.archived() || has(Defect.CLAIMS_ARCHIVED))
+                    .filter(task -> task.openBlockers() == 0 || has(Defect.CLAIMS_BLOCKED_TASKS))
                     .findFirst();
             if (candidate.isEmpty()) {
                 return Optional.empty();
@@ -608,6 +754,20 @@ final class ReferenceTaskStore implements TaskStore {
             if (!outcome.isTerminal()) {
                 throw new IllegalArgumentException("outcome must be success or failed, was " + outcome);
             }
+            write();
+            Task current = claimed(taskId, agent, attempt);
+            if (outcome == TaskStatus.SUCCESS) {
+                refuseOpenChildren(taskId);
+            }
+            return save(TaskBuilder.from(current).status(outcome), current);
+        }
+
+        @Override
+        public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, boolean evenWithOpenChildren) {
+            if (!evenWithOpenChildren) {
+                return complete(taskId, agent, attempt, outcome);
+            }
+            check();
             write();
             Task current = claimed(taskId, agent, attempt);
             return save(TaskBuilder.from(current).status(outcome), current);
@@ -728,6 +888,22 @@ final class ReferenceTaskStore implements TaskStore {
             }
             put(task);
             written.put(task.id(), task);
+            boolean wasSuccess = current.status() == TaskStatus.SUCCESS;
+            boolean isSuccess = task.status() == TaskStatus.SUCCESS;
+            if (wasSuccess != isSuccess) {
+                for (Task dependant : listDependants(task.id())) {
+                    Task counted = TaskBuilder.from(dependant)
+                            .openBlockers(dependant.openBlockers() + (isSuccess ? -1 : 1))
+                            .build();
+                    put(counted);
+                    if (written.containsKey(counted.id())) {
+                        written.put(counted.id(), counted);
+                    }
+                    if (counted.openBlockers() == 0) {
+                        record(FeedEncoding.encode(new TaskEvent.Unblocked(counted)));
+                    }
+                }
+            }
             return task;
         }
 

@@ -28,7 +28,8 @@ class TaskStoreConformanceKitTest {
             "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "2.1", "2.2", "2.3", "2.4", "2.5", "3.1", "3.2", "3.3", "3.4",
             "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "5.2", "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2",
             "7.3", "7.4", "7.5", "7.6", "7.7", "8.1", "8.2", "8.3", "9.1", "9.2", "9.3", "9.4", "9.5", "10.1", "10.2",
-            "10.3", "10.4", "10.5", "10.6", "10.7", "11.1");
+            "10.3", "10.4", "10.5", "10.6", "10.7", "11.1", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7",
+            "12.8");
 
     private static final Pattern TEST_NAME = Pattern.compile("ts(\\d{1,2})(\\d)_[a-z][A-Za-z]+");
 
@@ -96,7 +97,9 @@ class TaskStoreConformanceKitTest {
             case RACY_CLAIM ->
                 new Expectation(
                         Set.of("ts72_concurrentClaimersOnOneAssigneeClaimEachTaskExactlyOnce"),
-                        Set.of("ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain"));
+                        Set.of(
+                                "ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain",
+                                "ts122_concurrentClaimersClaimEachReadyTaskOnceAndNoBlockedOne"));
             case CLAIM_GIVES_UP_ON_CONFLICT ->
                 new Expectation(
                         Set.of("ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain"),
@@ -117,7 +120,8 @@ class TaskStoreConformanceKitTest {
                         "ts12_exceptionRollsBackUpdates",
                         "ts12_exceptionThrownByTheStoreRollsBackTheUnitOfWorkItLeaves",
                         "ts13_otherTransactionsNeverSeeUncommittedWrites",
-                        "ts16_storageFailureSurfacesAsTaskStoreExceptionAndRollsBack");
+                        "ts16_storageFailureSurfacesAsTaskStoreExceptionAndRollsBack",
+                        "ts123_aBlockerThatSucceedsUnblocksItsDependantsInTheSameUnitOfWork");
             case DIRTY_READS ->
                 new Expectation(
                         Set.of("ts13_otherTransactionsNeverSeeUncommittedWrites"),
@@ -213,6 +217,16 @@ class TaskStoreConformanceKitTest {
                 Expectation.exactly("ts15_nestedInTransactionIsRefusedAndTheOuterUnitStaysUsable");
             case RAW_STORAGE_FAILURES ->
                 Expectation.exactly("ts16_storageFailureSurfacesAsTaskStoreExceptionAndRollsBack");
+            case CLAIMS_BLOCKED_TASKS ->
+                Expectation.exactly(
+                        "ts122_aClaimHandsOutReadyTasksOnlyInClaimOrder",
+                        "ts122_concurrentClaimersClaimEachReadyTaskOnceAndNoBlockedOne");
+            case NO_CYCLE_CHECK ->
+                Expectation.exactly(
+                        "ts124_badDependenciesAreRefusedAndNothingIsWritten",
+                        "ts124_concurrentDependenciesThatTogetherCloseACycleCommitOnce");
+            case CLOSES_OVER_OPEN_CHILDREN ->
+                Expectation.exactly("ts127_successOverOpenSubtasksIsRefusedUnlessAskedFor");
         };
     }
 
