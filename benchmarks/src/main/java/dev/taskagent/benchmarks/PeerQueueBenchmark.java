@@ -4,6 +4,7 @@ import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.queue.TaskWorker;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -35,8 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A peer in the same run: draining {@value #TASKS} tasks with 16 worker threads on PostgreSQL, through
- * taskagent's queue (claim, then complete: two transactions per task, each claim returning the task with
- * its two comments and two links) and through db-scheduler (one-time tasks with an empty handler, its
+ * taskagent's {@link TaskWorker} (free threads claim together in one transaction, successes are written
+ * together), through a loop per thread on taskagent's queue (claim, then complete: two transactions per
+ * task, each claim returning the task with its two comments and two links) and through db-scheduler (one-time tasks with an empty handler, its
  * {@code lock-and-fetch} polling, 16 executor threads, a 100 ms polling interval). One operation drains
  * them all; tasks per second = {@value #TASKS} / its time. Both sides get a HikariCP pool of 16 on a fresh
  * schema; the tasks are written before each iteration, db-scheduler's with an execution time in the
@@ -53,8 +55,11 @@ public class PeerQueueBenchmark {
     static final int WORKERS = 16;
     private static final String AGENT = "worker";
 
-    /** taskagent, or db-scheduler. */
-    @Param({"taskagent", "db-scheduler"})
+    /**
+     * taskagent through {@link TaskWorker} (batch claims, group-committed completions), taskagent with a
+     * claim-then-complete loop per thread, or db-scheduler.
+     */
+    @Param({"taskagent-worker", "taskagent", "db-scheduler"})
     public String implementation;
 
     private BenchDatabase fresh;
@@ -79,6 +84,10 @@ public class PeerQueueBenchmark {
                     store = BenchStore.jdbcStore(fresh, false);
                     queue = TaskQueue.builder(store).build();
                     workers = Executors.newFixedThreadPool(WORKERS);
+                }
+                case "taskagent-worker" -> {
+                    store = BenchStore.jdbcStore(fresh, false);
+                    queue = TaskQueue.builder(store).build();
                 }
                 case "db-scheduler" -> {
                     execute("CREATE TABLE scheduled_tasks (task_name TEXT NOT NULL, task_instance TEXT NOT NULL,"
@@ -105,8 +114,8 @@ public class PeerQueueBenchmark {
                     scheduler.start();
                 }
                 default ->
-                    throw new IllegalArgumentException(
-                            "Unknown implementation '" + implementation + "'; use taskagent or db-scheduler");
+                    throw new IllegalArgumentException("Unknown implementation '" + implementation
+                            + "'; use taskagent-worker, taskagent or db-scheduler");
             }
         } catch (SQLException | RuntimeException e) {
             fresh.close();
@@ -147,6 +156,9 @@ public class PeerQueueBenchmark {
             }
             return TASKS;
         }
+        if (workers == null) {
+            return drainThroughTaskWorker();
+        }
         List<Future<Integer>> done = new ArrayList<>();
         for (int worker = 0; worker < WORKERS; worker++) {
             done.add(workers.submit(() -> {
@@ -170,6 +182,27 @@ public class PeerQueueBenchmark {
             throw new IllegalStateException("completed " + total + " of " + TASKS + " tasks");
         }
         return total;
+    }
+
+    private int drainThroughTaskWorker() throws InterruptedException {
+        CountDownLatch handled = new CountDownLatch(TASKS);
+        TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .concurrency(WORKERS)
+                .handler(task -> handled.countDown())
+                .start();
+        try {
+            if (!handled.await(5, TimeUnit.MINUTES)) {
+                throw new IllegalStateException(handled.getCount() + " tasks left after five minutes");
+            }
+        } finally {
+            worker.close(); // returns once every handler finished and its success is written
+        }
+        long running = store.countTasks().running();
+        if (running != 0) {
+            throw new IllegalStateException(running + " tasks still running after the worker closed");
+        }
+        return TASKS;
     }
 
     /** Stops the workers and db-scheduler, closes the store and drops the schema. */

@@ -206,6 +206,81 @@ public final class TaskQueue {
     }
 
     /**
+     * Claims up to {@code limit} of the agent's ready tasks under the queue's lease, in one transaction: what
+     * {@code limit} calls of {@link #claimNext(String)} would claim, for one round trip and one commit.
+     * Publishes {@link TaskEvent.Claimed} for each.
+     *
+     * @param agent the agent's name; not blank
+     * @param limit the most tasks to claim, 1..{@value Leases#MAX_CLAIM_BATCH}
+     * @return the claimed tasks in claim order, now running; empty when the agent has no ready task
+     * @throws NullPointerException if {@code agent} is null
+     * @throws IllegalArgumentException if {@code agent} is blank or too long, or {@code limit} out of range
+     * @throws TaskStoreException if the store fails (nothing was claimed)
+     */
+    public List<Task> claimUpTo(String agent, int limit) {
+        StoreArguments.name(agent, "agent");
+        Leases.claimLimit(limit);
+        TaskObserver.Scope<Task> observation = observer.claimStarted(agent);
+        List<Task> claimed;
+        try {
+            claimed = store().claimUpTo(agent, leaseDuration, limit);
+            runner.publish(claimed.stream()
+                    .<TaskEvent>map(task -> new TaskEvent.Claimed(task, agent))
+                    .toList());
+        } catch (RuntimeException e) {
+            observation.failed(e);
+            throw e;
+        }
+        observation.succeeded(claimed.isEmpty() ? null : claimed.get(0));
+        return claimed;
+    }
+
+    /**
+     * Ends several claims of one agent in one transaction, each as {@link #complete(long, String, int,
+     * TaskStatus, String)} would: a worker that finished many tasks pays one commit for all of them. A claim
+     * that was lost meanwhile, or is refused otherwise, is reported in the result and does not keep the others
+     * from being written. Publishes {@link TaskEvent.Completed} for each completed task.
+     *
+     * @param agent the agent that claimed the tasks
+     * @param completions what to complete, in order; at most {@value Leases#MAX_CLAIM_BATCH}
+     * @return the completed tasks and the refused ones
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if an argument is out of range (nothing was written)
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Completions completeAll(String agent, List<Completion> completions) {
+        StoreArguments.name(agent, "agent");
+        Objects.requireNonNull(completions, "completions");
+        if (completions.size() > Leases.MAX_CLAIM_BATCH) {
+            throw new IllegalArgumentException(
+                    "at most " + Leases.MAX_CLAIM_BATCH + " completions at once, were " + completions.size());
+        }
+        List<Completion> checked = List.copyOf(completions);
+        Completions done = runner.run((transaction, events) -> {
+            List<Task> completed = new ArrayList<>(checked.size());
+            java.util.Map<Long, dev.taskagent.task.TaskRefusedException> refused = new java.util.LinkedHashMap<>();
+            for (Completion completion : checked) {
+                try {
+                    Task task = transaction.complete(
+                            completion.taskId(), agent, completion.attempt(), completion.outcome());
+                    if (completion.comment() != null) {
+                        task = transaction.addComment(task.id(), agent, completion.comment());
+                    }
+                    events.add(new TaskEvent.Completed(task, agent, completion.outcome(), completion.comment()));
+                    completed.add(task);
+                } catch (dev.taskagent.task.TaskRefusedException e) {
+                    refused.put(completion.taskId(), e);
+                }
+            }
+            return new Completions(completed, refused);
+        });
+        for (Task task : done.completed()) {
+            observer.taskCompleted(task, agent, task.status());
+        }
+        return done;
+    }
+
+    /**
      * Renews the lease of a claim the agent holds, by the queue's lease duration from now. No event is
      * published. Writing a comment or a link about the task through this queue renews it too.
      *
@@ -632,7 +707,11 @@ public final class TaskQueue {
                 task.assignee(),
                 task.createdBy(),
                 task.steps(),
-                maxAttempts);
+                maxAttempts,
+                task.parentId(),
+                task.blockedBy(),
+                task.tags(),
+                task.metadata());
     }
 
     private static Task existing(TaskTransaction transaction, long taskId) {

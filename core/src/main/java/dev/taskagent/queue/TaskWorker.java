@@ -2,16 +2,19 @@ package dev.taskagent.queue;
 
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.internal.Texts;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -20,6 +23,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +90,11 @@ public final class TaskWorker implements AutoCloseable {
     private final Map<Long, Running> running = new ConcurrentHashMap<>();
     private final AtomicInteger handled = new AtomicInteger();
     private final FeedSubscription subscription;
+    private final int claimBatch;
+    /** Successes waiting to be written by {@link #completeWithOthers(Task)}. */
+    private final ConcurrentLinkedQueue<Completion> succeeded = new ConcurrentLinkedQueue<>();
+
+    private final ReentrantLock committing = new ReentrantLock();
 
     /** A claim whose handler runs. */
     private static final class Running {
@@ -116,6 +125,8 @@ public final class TaskWorker implements AutoCloseable {
         this.handler = builder.handler;
         this.pollInterval = builder.pollInterval;
         this.drainTimeout = builder.drainTimeout;
+        this.claimBatch =
+                builder.claimBatch == 0 ? Math.min(builder.concurrency, Leases.MAX_CLAIM_BATCH) : builder.claimBatch;
         this.free = new Semaphore(builder.concurrency);
         String name = "taskagent-worker-" + Texts.forLog(agent);
         AtomicInteger threads = new AtomicInteger();
@@ -201,38 +212,41 @@ public final class TaskWorker implements AutoCloseable {
         while (!closed.get()) {
             try {
                 free.acquire();
+                // Every thread that is free now takes part in one claim: one transaction for all of them.
+                // Only this thread takes permits, so those available are there to take.
+                int extra = Math.min(claimBatch - 1, free.availablePermits());
+                int wanted = 1 + (extra > 0 && free.tryAcquire(extra) ? extra : 0);
                 // Forget earlier wake-ups first: the claim below sees what they told of, and a task created
                 // from here on wakes the wait that follows an empty claim.
                 wakeUp.drainPermits();
-                Optional<Task> claimed = claimQuietly();
+                List<Task> claimed = claimQuietly(wanted);
+                free.release(wanted - claimed.size());
                 if (claimed.isEmpty()) {
-                    free.release();
                     waitForWork();
                     continue;
                 }
-                Task task = claimed.get();
                 if (closed.get()) {
-                    free.release();
-                    releaseUnfinished(task);
+                    free.release(claimed.size());
+                    claimed.forEach(this::releaseUnfinished);
                     return;
                 }
-                start(task);
+                claimed.forEach(this::start);
             } catch (InterruptedException e) {
                 return; // closing
             }
         }
     }
 
-    private Optional<Task> claimQuietly() throws InterruptedException {
+    private List<Task> claimQuietly(int limit) throws InterruptedException {
         try {
-            return queue.claimNext(agent);
+            return limit == 1 ? queue.claimNext(agent).map(List::of).orElse(List.of()) : queue.claimUpTo(agent, limit);
         } catch (RuntimeException e) { // the store is down or closed: try again after a pause, never die
             LOG.warn(
                     "Worker {} could not claim a task: {}",
                     Texts.forLog(agent),
                     Texts.forLog(String.valueOf(e.getMessage())));
             TimeUnit.MILLISECONDS.sleep(Math.min(pollInterval.toMillis(), 1_000));
-            return Optional.empty();
+            return List.of();
         }
     }
 
@@ -284,11 +298,11 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     private void finish(Task task, Throwable failure) {
+        if (failure == null) {
+            completeWithOthers(task);
+            return;
+        }
         try {
-            if (failure == null) {
-                queue.complete(task.id(), agent, task.attempt(), TaskStatus.SUCCESS, null);
-                return;
-            }
             int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : queue.maxAttempts();
             String what = "Attempt " + task.attempt() + " failed: " + describe(failure);
             if (task.attempt() >= maxAttempts) {
@@ -313,6 +327,47 @@ public final class TaskWorker implements AutoCloseable {
                     Texts.forLog(agent),
                     task.id(),
                     task.attempt(),
+                    Texts.forLog(String.valueOf(e.getMessage())));
+        }
+    }
+
+    /**
+     * Completes a task with success together with those other handlers finished meanwhile: the first handler
+     * to find no commit under way writes every completion waiting, in one transaction, while the others
+     * return at once (group commit). A handler that adds its completion while a commit is under way finds it
+     * written by that committer's next round, or writes it itself when the committer has left.
+     */
+    private void completeWithOthers(Task task) {
+        succeeded.add(Completion.success(task.id(), task.attempt()));
+        while (!succeeded.isEmpty() && committing.tryLock()) {
+            try {
+                List<Completion> batch = new ArrayList<>();
+                for (Completion next; batch.size() < Leases.MAX_CLAIM_BATCH && (next = succeeded.poll()) != null; ) {
+                    batch.add(next);
+                }
+                if (!batch.isEmpty()) {
+                    commit(batch);
+                }
+            } finally {
+                committing.unlock();
+            }
+        }
+    }
+
+    private void commit(List<Completion> batch) {
+        try {
+            Completions written = queue.completeAll(agent, batch);
+            written.refused()
+                    .forEach((taskId, refusal) -> LOG.info(
+                            "Worker {} could not complete task {}; the newer state stands: {}",
+                            Texts.forLog(agent),
+                            taskId,
+                            Texts.forLog(String.valueOf(refusal.getMessage()))));
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Worker {} could not record the success of {} task(s); their leases bring them back: {}",
+                    Texts.forLog(agent),
+                    batch.size(),
                     Texts.forLog(String.valueOf(e.getMessage())));
         }
     }
@@ -375,6 +430,7 @@ public final class TaskWorker implements AutoCloseable {
         private int concurrency = DEFAULT_CONCURRENCY;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
         private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
+        private int claimBatch;
 
         private Builder(TaskQueue queue) {
             this.queue = Objects.requireNonNull(queue, "queue");
@@ -419,6 +475,20 @@ public final class TaskWorker implements AutoCloseable {
                         "concurrency must be between 1 and " + MAX_CONCURRENCY + ", was " + value);
             }
             concurrency = value;
+            return this;
+        }
+
+        /**
+         * Sets how many tasks one claim may take at most, in one transaction, when that many handler threads
+         * are free. Default: the concurrency (at most {@value Leases#MAX_CLAIM_BATCH}). 1 claims one task per
+         * transaction.
+         *
+         * @param value 1 to {@value Leases#MAX_CLAIM_BATCH}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder claimBatch(int value) {
+            claimBatch = Leases.claimLimit(value);
             return this;
         }
 

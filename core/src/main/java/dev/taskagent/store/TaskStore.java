@@ -130,6 +130,11 @@ import java.util.Optional;
  *       complete, release, heartbeat, reclaim, archive), the task {@code claimNext} returns, in a unit of
  *       work or on its own, equals {@code findTask} of it right after the claim, every field and every
  *       child in order.
+ *   <li>TS-7.8 {@code claimUpTo(assignee, lease, limit)} claims what {@code limit} calls of {@code claimNext}
+ *       in one unit of work would: at most {@code limit} tasks, in claim order, each once under any
+ *       concurrency (TS-7.2, TS-7.5), each with its {@code claimed} event; a limit outside 1..{@link
+ *       dev.taskagent.store.spi.Leases#MAX_CLAIM_BATCH} throws {@link IllegalArgumentException} and writes
+ *       nothing.
  * </ul>
  *
  * <p><b>TS-8 Bad input</b>
@@ -307,6 +312,19 @@ public interface TaskStore extends AutoCloseable {
      */
     default Optional<Task> claimNext(String assignee, Duration lease) {
         return inTransaction(transaction -> transaction.claimNext(assignee, lease));
+    }
+
+    /**
+     * Claims up to {@code limit} of the assignee's ready tasks under a lease, in one transaction of its own
+     * (TS-7.8): a worker with free threads pays one round trip and one commit for all of them.
+     *
+     * @param assignee the agent's name
+     * @param lease how long each claim holds its task without a heartbeat
+     * @param limit the most tasks to claim, 1..{@value dev.taskagent.store.spi.Leases#MAX_CLAIM_BATCH}
+     * @return the claimed tasks in claim order, now running; empty if none is claimable
+     */
+    default List<Task> claimUpTo(String assignee, Duration lease, int limit) {
+        return inTransaction(transaction -> transaction.claimUpTo(assignee, lease, limit));
     }
 
     /**

@@ -186,6 +186,30 @@ public interface TaskTransaction {
     Optional<Task> claimNext(String assignee, Duration lease);
 
     /**
+     * Claims up to {@code limit} of the assignee's ready tasks, in claim order, each as {@link
+     * #claimNext(String, Duration)} would claim it, its {@code claimed} event included (TS-7.8). The default
+     * claims them one by one; a store may claim them in fewer statements.
+     *
+     * @param assignee the agent's name; not blank
+     * @param lease how long each claim holds its task without a heartbeat
+     * @param limit the most tasks to claim, 1..{@value dev.taskagent.store.spi.Leases#MAX_CLAIM_BATCH}
+     * @return the claimed tasks in claim order, now running; empty if none is claimable
+     * @throws IllegalArgumentException if the assignee is blank, the lease or the limit out of bounds
+     */
+    default List<Task> claimUpTo(String assignee, Duration lease, int limit) {
+        dev.taskagent.store.spi.Leases.claimLimit(limit);
+        List<Task> claimed = new java.util.ArrayList<>(Math.min(limit, 64));
+        while (claimed.size() < limit) {
+            Optional<Task> next = claimNext(assignee, lease);
+            if (next.isEmpty()) {
+                break;
+            }
+            claimed.add(next.get());
+        }
+        return List.copyOf(claimed);
+    }
+
+    /**
      * Renews the lease of a claim the agent still holds (TS-9.2).
      *
      * @param taskId the task

@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -102,8 +103,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <h2>What it checks, and how</h2>
  *
  * <ul>
- * *   <li>Rules TS-1.1 to TS-12.8 (TS-12, the work graph, only when the store keeps one; TS-1.8, durability, is checked by {@link DurabilityConformanceTest}),
- *       through the {@link TaskTransaction} API and the store's event feed. TS-1.7 (a store may re-run
+ *   <li>Rules TS-1.1 to TS-12.8 (TS-12, the work graph, only when the store keeps one; TS-1.8, durability,
+ *       is checked by {@link DurabilityConformanceTest}), through the {@link TaskTransaction} API and the store's event feed. TS-1.7 (a store may re-run
  *       a unit of work after a transient conflict) is permissive: every unit of work of the kit is
  *       re-runnable, it counts nothing inside a unit of work and records results after commit.
  *   <li>Concurrency with real threads, released together by a barrier, asserting the invariant (each
@@ -1979,6 +1980,81 @@ public abstract class TaskStoreConformanceTest {
                     .contains(task.id());
             assertThat(find(task.id()).comments()).map(Comment::text).containsExactly("looking at it");
         }
+    }
+
+    @Test
+    void ts78_aBatchClaimTakesUpToItsLimitInClaimOrder() {
+        String session = session("batch-claim");
+        String agent = agent("batch-claim");
+        EventFeed feed = store.eventFeed();
+        List<Task> tasks = new ArrayList<>();
+        for (int index = 0; index < 5; index++) {
+            tasks.add(insertFor(session, agent, "task " + index, index % 3, Integer.MAX_VALUE));
+            clock.advance(Duration.ofSeconds(1));
+        }
+        List<Long> expectedOrder = ids(tasks.stream().sorted(CLAIM_ORDER).toList());
+        long start = feed.lastPosition();
+
+        List<Task> first = store.claimUpTo(agent, LEASE, 3);
+        List<Task> rest = store.inTransaction(tx -> tx.claimUpTo(agent, LEASE, 10));
+
+        assertThat(ids(first)).containsExactlyElementsOf(expectedOrder.subList(0, 3));
+        assertThat(ids(rest)).containsExactlyElementsOf(expectedOrder.subList(3, 5));
+        assertThat(first).allSatisfy(task -> {
+            assertThat(task.status()).isEqualTo(TaskStatus.RUNNING);
+            assertThat(task.attempt()).isEqualTo(1);
+            assertThat(task).isEqualTo(find(task.id()));
+        });
+        assertThat(store.claimUpTo(agent, LEASE, 4)).isEmpty();
+        assertThat(feed.read(start, 100))
+                .extracting(FeedEvent::kind)
+                .containsExactly(Collections.nCopies(5, FeedEncoding.CLAIMED).toArray(String[]::new));
+    }
+
+    @Test
+    void ts78_concurrentBatchClaimsClaimEachTaskExactlyOnce() {
+        int workers = 8;
+        int taskCount = 1000;
+        String session = session("batch-claim-race");
+        String agent = agent("batch-claim-race");
+        Set<Long> created = createQueue(session, agent, taskCount);
+
+        List<List<Task>> claims = KitThreads.runTogether(workers, "batch-claim-race", DEADLINE, worker -> {
+            List<Task> mine = new ArrayList<>();
+            for (List<Task> batch = store.claimUpTo(agent, LEASE, 7);
+                    !batch.isEmpty() && mine.size() <= taskCount;
+                    batch = store.claimUpTo(agent, LEASE, 7)) {
+                assertThat(batch.size()).isBetween(1, 7);
+                mine.addAll(batch);
+            }
+            return mine;
+        });
+
+        List<Long> claimedIds =
+                claims.stream().flatMap(List::stream).map(Task::id).toList();
+        assertThat(claimedIds).as("claimed ids, each once").doesNotHaveDuplicates();
+        assertThat(new HashSet<>(claimedIds))
+                .as("every task claimed although every claimer ran until it came back empty")
+                .isEqualTo(created);
+    }
+
+    @Test
+    void ts78_aBatchLimitOutOfBoundsIsRefusedAndWritesNothing() {
+        String session = session("batch-claim-bounds");
+        String agent = agent("batch-claim-bounds");
+        Task task = insertFor(session, agent, "still pending", 0, Integer.MAX_VALUE);
+
+        for (int limit : new int[] {0, -1, Leases.MAX_CLAIM_BATCH + 1}) {
+            assertThatThrownBy(() -> store.claimUpTo(agent, LEASE, limit))
+                    .as("limit %d", limit)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("limit");
+        }
+
+        assertThat(find(task.id())).isEqualTo(task);
+        assertThat(store.claimUpTo(agent, LEASE, Leases.MAX_CLAIM_BATCH))
+                .extracting(Task::id)
+                .containsExactly(task.id());
     }
 
     // ---------------------------------------------------------------------------------------------

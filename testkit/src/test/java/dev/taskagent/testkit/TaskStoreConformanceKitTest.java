@@ -27,9 +27,9 @@ class TaskStoreConformanceKitTest {
     private static final List<String> RULES = List.of(
             "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "2.1", "2.2", "2.3", "2.4", "2.5", "3.1", "3.2", "3.3", "3.4",
             "3.5", "4.1", "4.2", "4.3", "4.4", "5.1", "5.2", "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2",
-            "7.3", "7.4", "7.5", "7.6", "7.7", "8.1", "8.2", "8.3", "9.1", "9.2", "9.3", "9.4", "9.5", "10.1", "10.2",
-            "10.3", "10.4", "10.5", "10.6", "10.7", "11.1", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.7",
-            "12.8");
+            "7.3", "7.4", "7.5", "7.6", "7.7", "7.8", "8.1", "8.2", "8.3", "9.1", "9.2", "9.3", "9.4", "9.5", "10.1",
+            "10.2", "10.3", "10.4", "10.5", "10.6", "10.7", "11.1", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6",
+            "12.7", "12.8");
 
     private static final Pattern TEST_NAME = Pattern.compile("ts(\\d{1,2})(\\d)_[a-z][A-Za-z]+");
 
@@ -99,11 +99,15 @@ class TaskStoreConformanceKitTest {
                         Set.of("ts72_concurrentClaimersOnOneAssigneeClaimEachTaskExactlyOnce"),
                         Set.of(
                                 "ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain",
+                                "ts78_concurrentBatchClaimsClaimEachTaskExactlyOnce",
                                 "ts122_concurrentClaimersClaimEachReadyTaskOnceAndNoBlockedOne"));
             case CLAIM_GIVES_UP_ON_CONFLICT ->
                 new Expectation(
                         Set.of("ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain"),
-                        Set.of("ts72_concurrentClaimersOnOneAssigneeClaimEachTaskExactlyOnce"));
+                        Set.of(
+                                "ts72_concurrentClaimersOnOneAssigneeClaimEachTaskExactlyOnce",
+                                "ts78_concurrentBatchClaimsClaimEachTaskExactlyOnce",
+                                "ts122_concurrentClaimersClaimEachReadyTaskOnceAndNoBlockedOne"));
             case CLAIMS_ARCHIVED ->
                 Expectation.exactly(
                         "ts73_claimWithNothingClaimableReturnsEmptyAndWritesNothing",
@@ -200,7 +204,9 @@ class TaskStoreConformanceKitTest {
                         Set.of(
                                 "ts72_concurrentClaimersOnOneAssigneeClaimEachTaskExactlyOnce",
                                 "ts74_concurrentAssigneesClaimOnlyTheirOwnTasksInClaimOrder",
-                                "ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain"));
+                                "ts75_concurrentClaimersNeverComeBackEmptyWhileTasksRemain",
+                                "ts78_concurrentBatchClaimsClaimEachTaskExactlyOnce",
+                                "ts122_concurrentClaimersClaimEachReadyTaskOnceAndNoBlockedOne"));
             case FEED_APPENDS_BEFORE_COMMIT ->
                 Expectation.exactly("ts101_everyCommittedChangeAppendsAnEventAndRolledBackWorkNone");
             case FEED_MISSES_UNRECORDED_CHANGES ->

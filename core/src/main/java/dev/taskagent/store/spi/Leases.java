@@ -22,6 +22,9 @@ public final class Leases {
     /** The author of the comments a reclaim leaves. */
     public static final String REAPER = "taskagent";
 
+    /** The most tasks one {@code claimUpTo} may claim. */
+    public static final int MAX_CLAIM_BATCH = 1_000;
+
     private Leases() {}
 
     /**
@@ -40,6 +43,20 @@ public final class Leases {
                     "lease must be between 1 ms and 1 day (renew a longer one with heartbeats), was " + lease);
         }
         return lease;
+    }
+
+    /**
+     * Checks how many tasks one {@code claimUpTo} may claim.
+     *
+     * @param limit the limit
+     * @return the limit
+     * @throws IllegalArgumentException if it is not between 1 and {@link #MAX_CLAIM_BATCH}
+     */
+    public static int claimLimit(int limit) {
+        if (limit < 1 || limit > MAX_CLAIM_BATCH) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_CLAIM_BATCH + ", was " + limit);
+        }
+        return limit;
     }
 
     /**

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.queue.TaskWorker;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -77,6 +80,80 @@ public abstract class TaskWorkerSuite {
         assertThat(handled.values()).containsOnly(1);
         assertThat(queue.listQueue(AGENT))
                 .allSatisfy(task -> assertThat(task.attempt()).isEqualTo(1));
+    }
+
+    @Test
+    void freeThreadsClaimTheirTasksInOneClaim() {
+        AtomicInteger claims = new AtomicInteger();
+        TaskQueue queue = TaskQueue.builder(store)
+                .observer(new TaskObserver() {
+                    @Override
+                    public TaskObserver.Scope<Task> claimStarted(String agent) {
+                        claims.incrementAndGet();
+                        return TaskObserver.Scope.none();
+                    }
+                })
+                .build();
+        for (int number = 1; number <= 8; number++) {
+            queue.create(queue.newTask("Resize image " + number).assignee(AGENT).build());
+        }
+        CountDownLatch allStarted = new CountDownLatch(8);
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .concurrency(8)
+                .handler(task -> {
+                    allStarted.countDown();
+                    await(allStarted);
+                })
+                .start()) {
+            assertThat(await(allStarted)).as("eight handlers run at once").isTrue();
+            assertThat(claims.get()).as("claims that took the eight tasks").isEqualTo(1);
+            awaitTrue("8 tasks handled", () -> worker.handledCount() == 8);
+        }
+
+        assertThat(queue.listQueue(AGENT)).extracting(Task::status).containsOnly(TaskStatus.SUCCESS);
+    }
+
+    @Test
+    void aClaimLostWhileOthersSucceedLeavesTheirSuccessWritten() {
+        TaskQueue queue = TaskQueue.builder(store).build();
+        long lost = 0;
+        for (int number = 1; number <= 6; number++) {
+            long id = queue.create(queue.newTask("Render page " + number)
+                            .assignee(AGENT)
+                            .build())
+                    .id();
+            lost = number == 3 ? id : lost;
+        }
+        long lostId = lost;
+        CountDownLatch allStarted = new CountDownLatch(6);
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .concurrency(6)
+                .handler(task -> {
+                    if (task.id() == lostId) {
+                        // Someone takes the task back while the handler runs: its claim is lost.
+                        queue.update(TaskUpdate.of(lostId)
+                                .status(TaskStatus.PENDING)
+                                .assignee("someone-else")
+                                .build());
+                    }
+                    allStarted.countDown();
+                    await(allStarted);
+                })
+                .start()) {
+            awaitTrue("6 tasks handled", () -> worker.handledCount() == 6);
+        }
+
+        assertThat(queue.listQueue(AGENT))
+                .as("the five tasks whose claims held")
+                .hasSize(5)
+                .allSatisfy(task -> assertThat(task.status()).isEqualTo(TaskStatus.SUCCESS));
+        Task taken = queue.get(lostId).orElseThrow();
+        assertThat(taken.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(taken.assignee()).isEqualTo("someone-else");
     }
 
     @Test
