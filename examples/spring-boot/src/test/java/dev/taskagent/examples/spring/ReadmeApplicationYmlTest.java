@@ -60,7 +60,9 @@ class ReadmeApplicationYmlTest {
     private static String readmeYaml() throws IOException {
         String readme = Files.readString(README);
         int marker = readme.indexOf(MARKER);
-        assertThat(marker).as("spring-boot-starter/README.md has the marker " + MARKER).isNotNegative();
+        assertThat(marker)
+                .as("spring-boot-starter/README.md has the marker " + MARKER)
+                .isNotNegative();
         int start = readme.indexOf("```yaml\n", marker) + "```yaml\n".length();
         return readme.substring(start, readme.indexOf("```", start));
     }
