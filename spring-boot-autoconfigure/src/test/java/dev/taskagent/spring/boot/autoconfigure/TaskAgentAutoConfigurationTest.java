@@ -12,6 +12,7 @@ import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.llm.ScriptedChatModel;
 import dev.taskagent.llm.openai.OpenAiChatModel;
+import dev.taskagent.queue.TaskHandler;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.StepExecutor;
 import dev.taskagent.store.TaskStore;
@@ -51,6 +52,7 @@ class TaskAgentAutoConfigurationTest {
             TaskAgentObservationAutoConfiguration.class,
             TaskAgentAutoConfiguration.class,
             TaskAgentLifecycleAutoConfiguration.class,
+            TaskAgentWorkerAutoConfiguration.class,
             TaskAgentMcpAutoConfiguration.class,
             TaskAgentDashboardAutoConfiguration.class,
             TaskAgentHealthAutoConfiguration.class);
@@ -204,6 +206,48 @@ class TaskAgentAutoConfigurationTest {
                             queue.store().findTask(task.id()).orElseThrow().status() == TaskStatus.PENDING);
                 });
         assertThat(reaper[0].isRunning()).isFalse();
+    }
+
+    @Test
+    void aTaskHandlerBeanIsRunByAWorkerWhileTheContextRuns() {
+        List<String> handled = new CopyOnWriteArrayList<>();
+        TaskWorkerLifecycle[] worker = new TaskWorkerLifecycle[1];
+        runner.withBean(TaskHandler.class, () -> task -> handled.add(task.description()))
+                .withPropertyValues(
+                        "taskagent.worker.agent=mailer",
+                        "taskagent.worker.concurrency=2",
+                        "taskagent.worker.poll-interval=50ms")
+                .run(context -> {
+                    worker[0] = context.getBean(TaskWorkerLifecycle.class);
+                    assertThat(worker[0].isRunning()).isTrue();
+                    assertThat(worker[0].agent()).isEqualTo("mailer");
+                    TaskQueue queue = context.getBean(TaskQueue.class);
+                    Task task = queue.create(queue.newTask("Send the welcome mail")
+                            .assignee("mailer")
+                            .build());
+                    waitFor(() -> queue.get(task.id()).orElseThrow().status() == TaskStatus.SUCCESS);
+                    assertThat(worker[0].handledCount()).isEqualTo(1);
+                });
+        assertThat(handled).containsExactly("Send the welcome mail");
+        assertThat(worker[0].isRunning()).as("stopped with the context").isFalse();
+    }
+
+    @Test
+    void aWorkerNeedsItsAgentAndSaneSettingsAndStepsAsideWhenSwitchedOff() {
+        ApplicationContextRunner withHandler = runner.withBean(TaskHandler.class, () -> task -> {});
+        withHandler.run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageContaining("set taskagent.worker.agent"));
+        withHandler
+                .withPropertyValues("taskagent.worker.agent=mailer", "taskagent.worker.concurrency=0")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("taskagent.worker.concurrency must be between 1 and 1024, was 0"));
+        withHandler
+                .withPropertyValues("taskagent.worker.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(TaskWorkerLifecycle.class));
+        runner.withPropertyValues("taskagent.worker.agent=mailer")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(TaskWorkerLifecycle.class));
     }
 
     @Test
