@@ -10,7 +10,10 @@ import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.extraction.ConversationMessage;
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.ChatModel;
+import dev.taskagent.llm.ChatRequest;
+import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.ScriptedChatModel;
+import dev.taskagent.llm.UserMessage;
 import dev.taskagent.llm.openai.OpenAiChatModel;
 import dev.taskagent.queue.TaskHandler;
 import dev.taskagent.queue.TaskQueue;
@@ -48,6 +51,7 @@ class TaskAgentAutoConfigurationTest {
 
     static final AutoConfigurations TASKAGENT = AutoConfigurations.of(
             TaskAgentStoreAutoConfiguration.class,
+            TaskAgentSpringAiAutoConfiguration.class,
             TaskAgentOpenAiAutoConfiguration.class,
             TaskAgentObservationAutoConfiguration.class,
             TaskAgentAutoConfiguration.class,
@@ -166,6 +170,35 @@ class TaskAgentAutoConfigurationTest {
                 .doesNotHaveBean(TaskStore.class)
                 .doesNotHaveBean(TaskQueue.class)
                 .doesNotHaveBean(TaskAgent.class));
+    }
+
+    @Test
+    void aSpringAiChatModelBeanBecomesTheModelOfTheAgentAndTheStepExecutor() {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        org.springframework.ai.chat.model.ChatModel springAi = prompt -> {
+            asked.add(prompt.getUserMessage().getText());
+            return new org.springframework.ai.chat.model.ChatResponse(
+                    List.of(new org.springframework.ai.chat.model.Generation(
+                            new org.springframework.ai.chat.messages.AssistantMessage("Noted."))));
+        };
+        runner.withBean(org.springframework.ai.chat.model.ChatModel.class, () -> springAi)
+                .withPropertyValues("taskagent.openai.api-key=sk-not-used")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ChatModel.class);
+                    assertThat(context.getBean(ChatModel.class))
+                            .as("the Spring AI model comes before the OpenAI adapter")
+                            .isInstanceOf(dev.taskagent.spring.ai.SpringAiChatModel.class);
+                    assertThat(context).hasSingleBean(TaskAgent.class).hasSingleBean(StepExecutor.class);
+                    ChatResponse answer = context.getBean(ChatModel.class)
+                            .chat(ChatRequest.of(
+                                    "You track tasks.", List.of(new UserMessage("Book a table")), List.of()));
+                    assertThat(answer.text()).isEqualTo("Noted.");
+                });
+        assertThat(asked).containsExactly("Book a table");
+        runner.withBean(org.springframework.ai.chat.model.ChatModel.class, () -> springAi)
+                .withPropertyValues("taskagent.spring-ai.enabled=false")
+                .run(context ->
+                        assertThat(context).doesNotHaveBean(ChatModel.class).doesNotHaveBean(TaskAgent.class));
     }
 
     @Test
