@@ -2,6 +2,8 @@ package dev.taskagent.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taskagent.AddressInUseException;
+import dev.taskagent.dialect.ClaudeTaskTools;
+import dev.taskagent.dialect.TodoTools;
 import dev.taskagent.internal.SettingRules;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
@@ -667,6 +669,8 @@ public final class TaskMcpServer implements AutoCloseable {
                             case WORKER -> served.workerTools();
                             case TASKFILE -> TaskfileTools.forProject(taskfileProject);
                             case TASKS -> TaskReadTools.toolbox(served.store(), new ObjectMapper());
+                            case TODO -> TodoTools.forSession(served.store(), served.sessionId());
+                            case CLAUDE_TASKS -> ClaudeTaskTools.forSession(served.store(), served.sessionId());
                         };
                 box.tools().stream().filter(tool -> names.add(tool.name())).forEach(tools::add);
             }

@@ -26,7 +26,18 @@ public enum Toolset {
      */
     TASKFILE("taskfile"),
     /** Read-only views: {@code list_tasks} (a session's tasks in order) and {@code get_task_with_steps}. */
-    TASKS("tasks");
+    TASKS("tasks"),
+    /**
+     * The todo-list dialect of coding agents, {@code TodoWrite} and {@code TodoRead}, on the queue's session
+     * ({@link dev.taskagent.dialect.TodoTools}).
+     */
+    TODO("todo"),
+    /**
+     * The task-list dialect of Claude Code, {@code TaskCreate}, {@code TaskGet}, {@code TaskUpdate} and {@code
+     * TaskList}, with dependencies and owners, on the queue's session ({@link
+     * dev.taskagent.dialect.ClaudeTaskTools}).
+     */
+    CLAUDE_TASKS("claude-tasks");
 
     private final String wireName;
 

@@ -87,7 +87,7 @@ class TaskMcpServerBuilderTest {
         assertThat(Toolset.fromWireName(" Worker ")).isEqualTo(Toolset.WORKER);
         assertThatThrownBy(() -> Toolset.fromWireName("admin"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks");
+                .hasMessage("Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks, todo, claude-tasks");
     }
 
     @Test
@@ -98,6 +98,18 @@ class TaskMcpServerBuilderTest {
                 .build();
 
         assertThat(server.toolNames()).hasSize(11).startsWith("signup_for_task", "complete_task", "heartbeat_task");
+    }
+
+    @Test
+    void theDialectToolsetsServeTheToolsCodingAgentsArePromptedWith() {
+        TaskMcpServer server = TaskMcpServer.builder(store)
+                .toolsets(Toolset.TODO, Toolset.CLAUDE_TASKS)
+                .http("127.0.0.1", 0)
+                .build();
+
+        assertThat(server.toolNames())
+                .containsExactly("TodoWrite", "TodoRead", "TaskCreate", "TaskGet", "TaskUpdate", "TaskList");
+        assertThat(Toolset.fromWireName("claude-tasks")).isEqualTo(Toolset.CLAUDE_TASKS);
     }
 
     @Test
