@@ -12,6 +12,7 @@ import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolArgumentException;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.ArrayList;
@@ -87,68 +88,76 @@ public final class ClaudeTaskTools {
 
     private Tool create() {
         return Tool.of(
-                TASK_CREATE,
-                "Create a task in this session's task list. It starts pending, with no owner and no dependencies;"
-                        + " use TaskUpdate to set those.",
-                JsonSchema.object()
-                        .requiredString("subject", "A brief title, in the imperative (\"Run the tests\")")
-                        .requiredString("description", "What needs to be done, in detail")
-                        .optionalString("activeForm", "The title in the present continuous (\"Running the tests\")"),
-                arguments -> {
-                    String text = text(arguments);
-                    Task task = store.inTransaction(tx -> tx.appendTask(NewTask.of(sessionId, text)));
-                    return ToolResult.ok("Task #" + task.id() + " created successfully: " + subject(task));
-                });
+                        TASK_CREATE,
+                        "Create a task in this session's task list. It starts pending, with no owner and no dependencies;"
+                                + " use TaskUpdate to set those.",
+                        JsonSchema.object()
+                                .requiredString("subject", "A brief title, in the imperative (\"Run the tests\")")
+                                .requiredString("description", "What needs to be done, in detail")
+                                .optionalString(
+                                        "activeForm", "The title in the present continuous (\"Running the tests\")"),
+                        arguments -> {
+                            String text = text(arguments);
+                            Task task = store.inTransaction(tx -> tx.appendTask(NewTask.of(sessionId, text)));
+                            return ToolResult.ok("Task #" + task.id() + " created successfully: " + subject(task));
+                        })
+                .withHints(ToolHints.writing("Create a task"));
     }
 
     private Tool get() {
         return Tool.of(
-                TASK_GET,
-                "Read one task of this session's list: its subject, description, status, owner, what it is"
-                        + " blocked by and what it blocks.",
-                JsonSchema.object().requiredString("taskId", "The task's id"),
-                arguments -> {
-                    long id = id(arguments.requiredText("taskId"), "taskId");
-                    return store.inTransaction(tx -> {
-                        Optional<Task> task = own(tx, id);
-                        if (task.isEmpty()) {
-                            return ToolResult.error("Task not found");
-                        }
-                        return ToolResult.ok(details(tx, task.get()));
-                    });
-                });
+                        TASK_GET,
+                        "Read one task of this session's list: its subject, description, status, owner, what it is"
+                                + " blocked by and what it blocks.",
+                        JsonSchema.object().requiredString("taskId", "The task's id"),
+                        arguments -> {
+                            long id = id(arguments.requiredText("taskId"), "taskId");
+                            return store.inTransaction(tx -> {
+                                Optional<Task> task = own(tx, id);
+                                if (task.isEmpty()) {
+                                    return ToolResult.error("Task not found");
+                                }
+                                return ToolResult.ok(details(tx, task.get()));
+                            });
+                        })
+                .withHints(ToolHints.readOnly("Read a task"));
     }
 
     private Tool update() {
         return Tool.of(
-                TASK_UPDATE,
-                "Update a task of this session's list: its status (mark it in_progress before you start and"
-                        + " completed when done; deleted removes it), subject, description, owner, and the tasks it"
-                        + " is blocked by or blocks.",
-                JsonSchema.object()
-                        .requiredString("taskId", "The task's id")
-                        .optionalStringEnum("status", "The new status", STATUSES)
-                        .optionalString("subject", "A new title")
-                        .optionalString("description", "A new description")
-                        .optionalString("activeForm", "The title in the present continuous, shown while in progress")
-                        .optionalString("owner", "The agent that works the task")
-                        .optionalStringArray("addBlockedBy", "Ids of tasks that must be completed before this one")
-                        .optionalStringArray("addBlocks", "Ids of tasks that cannot start until this one is completed"),
-                this::applyUpdate);
+                        TASK_UPDATE,
+                        "Update a task of this session's list: its status (mark it in_progress before you start and"
+                                + " completed when done; deleted removes it), subject, description, owner, and the tasks it"
+                                + " is blocked by or blocks.",
+                        JsonSchema.object()
+                                .requiredString("taskId", "The task's id")
+                                .optionalStringEnum("status", "The new status", STATUSES)
+                                .optionalString("subject", "A new title")
+                                .optionalString("description", "A new description")
+                                .optionalString(
+                                        "activeForm", "The title in the present continuous, shown while in progress")
+                                .optionalString("owner", "The agent that works the task")
+                                .optionalStringArray(
+                                        "addBlockedBy", "Ids of tasks that must be completed before this one")
+                                .optionalStringArray(
+                                        "addBlocks", "Ids of tasks that cannot start until this one is completed"),
+                        this::applyUpdate)
+                .withHints(ToolHints.writing("Update a task"));
     }
 
     private Tool list() {
         return Tool.of(
-                TASK_LIST,
-                "List this session's tasks: id, status, subject, owner, and the unfinished tasks each one waits for.",
-                JsonSchema.object(),
-                arguments -> ToolResult.ok(store.inTransaction(tx -> {
-                    List<Task> tasks = live(tx);
-                    if (tasks.isEmpty()) {
-                        return "No tasks.";
-                    }
-                    return tasks.stream().map(task -> line(tx, task)).collect(Collectors.joining("\n"));
-                })));
+                        TASK_LIST,
+                        "List this session's tasks: id, status, subject, owner, and the unfinished tasks each one waits for.",
+                        JsonSchema.object(),
+                        arguments -> ToolResult.ok(store.inTransaction(tx -> {
+                            List<Task> tasks = live(tx);
+                            if (tasks.isEmpty()) {
+                                return "No tasks.";
+                            }
+                            return tasks.stream().map(task -> line(tx, task)).collect(Collectors.joining("\n"));
+                        })))
+                .withHints(ToolHints.readOnly("List the tasks"));
     }
 
     private ToolResult applyUpdate(ToolArguments arguments) {

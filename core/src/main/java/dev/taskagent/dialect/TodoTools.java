@@ -14,6 +14,7 @@ import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolArgumentException;
 import dev.taskagent.tool.ToolArguments;
+import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.ArrayList;
@@ -93,20 +94,23 @@ public final class TodoTools {
                 .optionalString("id", "Ignored; items are matched by their content")
                 .optionalStringEnum("priority", "Ignored", List.of("high", "medium", "low"));
         return Tool.of(
-                TODO_WRITE,
-                "Replace the todo list of this session with the list you send: the whole list, every time."
-                        + " Mark an item in_progress before you start it and completed as soon as it is done;"
-                        + " at most one item is in_progress at a time. Items you leave out are removed.",
-                JsonSchema.object().requiredObjectArray("todos", "The whole updated todo list", item),
-                this::writeList);
+                        TODO_WRITE,
+                        "Replace the todo list of this session with the list you send: the whole list, every time."
+                                + " Mark an item in_progress before you start it and completed as soon as it is done;"
+                                + " at most one item is in_progress at a time. Items you leave out are removed.",
+                        JsonSchema.object().requiredObjectArray("todos", "The whole updated todo list", item),
+                        this::writeList)
+                .withHints(
+                        ToolHints.writing("Replace the todo list").destructive().idempotent());
     }
 
     private Tool read() {
         return Tool.of(
-                TODO_READ,
-                "Read the todo list of this session: each item's content, status and id.",
-                JsonSchema.object(),
-                arguments -> ToolResult.ok(render(store.inTransaction(tx -> live(tx)))));
+                        TODO_READ,
+                        "Read the todo list of this session: each item's content, status and id.",
+                        JsonSchema.object(),
+                        arguments -> ToolResult.ok(render(store.inTransaction(tx -> live(tx)))))
+                .withHints(ToolHints.readOnly("Read the todo list"));
     }
 
     /** One item of a TodoWrite, read and checked. */

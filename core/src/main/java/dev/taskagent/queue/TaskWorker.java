@@ -289,12 +289,15 @@ public final class TaskWorker implements AutoCloseable {
         Running claim = new Running(task, Thread.currentThread());
         running.put(task.id(), claim); // before the handler runs, so that heartbeats renew its lease
         try {
-            Exception failure = null;
+            Throwable failure = null;
             try {
                 handler.handle(task);
-            } catch (Exception e) {
+            } catch (VirtualMachineError e) {
+                throw e; // out of memory and the like: the slot ends, the lease brings the task back
+            } catch (Throwable e) { // an AssertionError or a LinkageError fails the attempt, not the slot
                 failure = e;
             }
+            handled.incrementAndGet(); // before the outcome is written: whoever sees the outcome sees the count
             // Not when the claim was lost or released by close() meanwhile: the newer state stands.
             if (running.remove(task.id(), claim)) {
                 Thread.interrupted(); // an interrupt meant for the handler must not fail the write
@@ -303,7 +306,6 @@ public final class TaskWorker implements AutoCloseable {
         } finally {
             running.remove(task.id(), claim);
             Thread.interrupted(); // the slot goes on claiming; close() is told by the closed flag
-            handled.incrementAndGet();
         }
     }
 

@@ -102,13 +102,14 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void theDialectToolsetsServeTheToolsCodingAgentsArePromptedWith() {
-        TaskMcpServer server = TaskMcpServer.builder(store)
+        try (TaskMcpServer server = TaskMcpServer.builder(store)
                 .toolsets(Toolset.TODO, Toolset.CLAUDE_TASKS)
                 .http("127.0.0.1", 0)
-                .build();
-
-        assertThat(server.toolNames())
-                .containsExactly("TodoWrite", "TodoRead", "TaskCreate", "TaskGet", "TaskUpdate", "TaskList");
+                .build()
+                .start()) {
+            assertThat(server.toolNames())
+                    .containsExactly("TodoWrite", "TodoRead", "TaskCreate", "TaskGet", "TaskUpdate", "TaskList");
+        }
         assertThat(Toolset.fromWireName("claude-tasks")).isEqualTo(Toolset.CLAUDE_TASKS);
     }
 

@@ -4,7 +4,6 @@ import dev.taskagent.mcp.TaskMcpServer;
 import dev.taskagent.mcp.Toolset;
 import dev.taskagent.queue.TaskQueue;
 import java.util.List;
-import java.util.Locale;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -39,9 +38,8 @@ public class TaskAgentMcpAutoConfiguration {
     @ConditionalOnMissingBean
     public McpServerLifecycle taskAgentMcpServer(TaskQueue queue, TaskAgentProperties properties) {
         TaskAgentProperties.Mcp mcp = properties.getMcp();
-        List<Toolset> toolsets = mcp.getToolsets().stream()
-                .map(name -> Toolset.valueOf(name.toUpperCase(Locale.ROOT)))
-                .toList();
+        List<Toolset> toolsets =
+                mcp.getToolsets().stream().map(Toolset::fromWireName).toList();
         // Built now, so that a refused setting fails the context's start rather than its first request.
         TaskMcpServer.Builder builder =
                 TaskMcpServer.builder(queue).toolsets(toolsets).http(mcp.getBindAddress(), mcp.getPort());

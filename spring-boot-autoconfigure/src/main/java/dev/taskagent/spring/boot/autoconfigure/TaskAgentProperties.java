@@ -618,8 +618,14 @@ public class TaskAgentProperties implements InitializingBean {
 
     /** {@code taskagent.mcp.*}: the MCP server over HTTP, on port 8765 unless told otherwise. */
     public static class Mcp extends Server {
-        /** The toolsets served: queue, worker, tasks (taskfile runs commands and is not offered here). */
+        /**
+         * The toolsets served: queue, worker, tasks, todo, claude-tasks (taskfile runs commands and is not
+         * offered here).
+         */
         private List<String> toolsets = new ArrayList<>(List.of("queue", "tasks"));
+
+        /** The toolsets the starter serves: every one but taskfile, which runs commands. */
+        private static final List<String> SERVED_TOOLSETS = List.of("queue", "worker", "tasks", "todo", "claude-tasks");
 
         /** Creates the defaults. */
         public Mcp() {
@@ -633,8 +639,9 @@ public class TaskAgentProperties implements InitializingBean {
                 return;
             }
             for (String toolset : toolsets) {
-                if (!List.of("queue", "worker", "tasks").contains(toolset)) {
-                    problems.add(PREFIX + ".mcp.toolsets has '" + toolset + "'; use queue, worker or tasks");
+                if (!SERVED_TOOLSETS.contains(toolset)) {
+                    problems.add(
+                            PREFIX + ".mcp.toolsets has '" + toolset + "'; use " + String.join(", ", SERVED_TOOLSETS));
                 }
             }
         }

@@ -242,6 +242,25 @@ class TaskAgentAutoConfigurationTest {
     }
 
     @Test
+    void theMcpServerServesTheDialectToolsetsAndNamesAnUnknownOne() {
+        runner.withPropertyValues(
+                        "taskagent.mcp.enabled=true",
+                        "taskagent.mcp.port=0",
+                        "taskagent.mcp.toolsets=todo,claude-tasks")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(McpServerLifecycle.class).isRunning())
+                            .isTrue();
+                });
+        runner.withPropertyValues("taskagent.mcp.enabled=true", "taskagent.mcp.port=0", "taskagent.mcp.toolsets=admin")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining(
+                                "taskagent.mcp.toolsets has 'admin'; use queue, worker, tasks, todo, claude-tasks"));
+    }
+
+    @Test
     void aTaskHandlerBeanIsRunByAWorkerWhileTheContextRuns() {
         List<String> handled = new CopyOnWriteArrayList<>();
         TaskWorkerLifecycle[] worker = new TaskWorkerLifecycle[1];
