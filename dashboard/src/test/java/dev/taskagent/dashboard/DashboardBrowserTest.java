@@ -313,6 +313,11 @@ class DashboardBrowserTest {
             PlaywrightAssertions.assertThat(card(page, graph.release()).locator(".children-count"))
                     .hasText("Subtasks 1/2 done");
 
+            // The queues mark a blocked entry too.
+            PlaywrightAssertions.assertThat(page.locator(".queue[data-agent=ops] li[data-task-id=\""
+                            + graph.deploy().id() + "\"] .blocked-badge"))
+                    .isVisible();
+
             // Tags as chips.
             PlaywrightAssertions.assertThat(card(page, graph.build()).locator(".tags .tag"))
                     .hasText(new String[] {"backend", "ci"});

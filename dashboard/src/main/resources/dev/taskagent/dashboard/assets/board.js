@@ -180,7 +180,9 @@
     $('board-summary').textContent = body.total === 0
       ? 'No task matches the filters (' + body.session_total + ' in the session)'
       : 'Tasks ' + (body.offset + 1) + '–' + shownTo + ' of ' + body.total
-        + (body.total !== body.session_total ? ' matching (' + body.session_total + ' in the session)' : '');
+        + (body.total !== body.session_total ? ' matching (' + body.session_total + ' in the session)' : '')
+        + (!body.graph_complete && body.tasks.some((task) => task.blocked_by.length > 0 || task.parent_id)
+          ? ' · this store does not list dependants and subtasks, so only those in this session are shown' : '');
     $('prev').hidden = body.offset === 0;
     $('next').hidden = shownTo >= body.total;
     document.body.dataset.boardLoaded = String(Date.now());
