@@ -41,7 +41,13 @@ final class BoardApi {
     /** Who the actions' comments are by. */
     static final String ACTOR = "task-board";
 
-    private static final List<String> TASK_FILTERS = List.of("status", "assignee", "text", "offset", "limit");
+    private static final List<String> TASK_FILTERS =
+            List.of("status", "assignee", "text", "tag", "readiness", "offset", "limit");
+
+    private static final List<String> PAGING = List.of("offset", "limit");
+
+    /** The lists of related tasks one task has, each {@code GET /api/tasks/{id}/<name>}. */
+    private static final List<String> RELATIONS = List.of("blockers", "dependants", "children");
 
     /** What the API answers: a status and a JSON body. */
     record Reply(int status, byte[] json) {}
@@ -89,7 +95,12 @@ final class BoardApi {
             QueryParameters.parse(rawQuery, List.of());
             long id = taskId(segments.get(2));
             Task task = store.findTask(id).orElseThrow(() -> unknownTask(id));
-            return ok(Json.write(json -> CardJson.write(json, task, CardJson.DETAIL)));
+            CardGraph graph = CardGraph.read(store, List.of(task), () -> store.listTasks(task.sessionId()));
+            return ok(Json.write(json -> CardJson.write(json, task, CardJson.DETAIL, graph)));
+        }
+        if (segments.size() == 4 && segments.get(1).equals("tasks") && RELATIONS.contains(segments.get(3))) {
+            long id = taskId(segments.get(2));
+            return ok(related(id, segments.get(3), QueryParameters.parse(rawQuery, PAGING)));
         }
         if (segments.equals(List.of("api", "queues"))) {
             QueryParameters.parse(rawQuery, List.of());
@@ -100,7 +111,8 @@ final class BoardApi {
             return ok(deadLetters());
         }
         throw ApiException.notFound("No API endpoint at " + rawPath + "; see /api/sessions, /api/sessions/{id}/tasks,"
-                + " /api/tasks/{id}, /api/queues, /api/dead-letters, /api/events");
+                + " /api/tasks/{id}, /api/tasks/{id}/blockers, /api/tasks/{id}/dependants, /api/tasks/{id}/children,"
+                + " /api/queues, /api/dead-letters, /api/events");
     }
 
     private byte[] config() {
@@ -144,6 +156,7 @@ final class BoardApi {
         int from = Math.min(offset, matching.size());
         // matching.size() - from, not offset + limit: an offset near Integer.MAX_VALUE must not overflow.
         List<Task> page = matching.subList(from, from + Math.min(limit, matching.size() - from));
+        CardGraph graph = CardGraph.read(store, page, () -> all);
         return Json.write(json -> {
             json.writeStartObject();
             json.writeStringField("session_id", sessionId);
@@ -152,9 +165,10 @@ final class BoardApi {
             json.writeNumberField("total", matching.size());
             json.writeNumberField("offset", offset);
             json.writeNumberField("limit", limit);
+            json.writeBooleanField("graph_complete", graph.complete());
             json.writeArrayFieldStart("tasks");
             for (Task task : page) {
-                CardJson.write(json, task, CardJson.BOARD);
+                CardJson.write(json, task, CardJson.BOARD, graph);
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -189,7 +203,81 @@ final class BoardApi {
             filter = filter.and(
                     task -> task.description().toLowerCase(Locale.ROOT).contains(needle));
         }
+        Optional<String> tag = parameters.text("tag");
+        if (tag.isPresent()) {
+            String wanted = QueryParameters.checkText("tag", tag.get(), Task.MAX_TAG_LENGTH);
+            filter = filter.and(task -> task.tags().contains(wanted));
+        }
+        Optional<String> readiness = parameters.text("readiness");
+        if (readiness.isPresent()) {
+            String value = readiness.get();
+            if (value.equals("ready")) {
+                filter = filter.and(Task::isReady);
+            } else if (value.equals("blocked")) {
+                filter = filter.and(Task::isBlocked);
+            } else {
+                throw ApiException.badParameter(
+                        "readiness",
+                        "Parameter 'readiness' must be ready (pending, not archived, nothing open to wait for) or"
+                                + " blocked (waiting for a task that has not succeeded); was '"
+                                + QueryParameters.cut(value) + "'");
+            }
+        }
         return filter;
+    }
+
+    /** A task's blockers, dependants or children as cards, lowest id first, a page at a time. */
+    private byte[] related(long id, String relation, QueryParameters parameters) {
+        int offset = parameters.integer("offset", 0, 0, Integer.MAX_VALUE);
+        int limit = parameters.integer("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+        long position = events.position();
+        Task task = store.findTask(id).orElseThrow(() -> unknownTask(id));
+        List<Task> tasks;
+        try {
+            tasks = store.inTransaction(transaction -> switch (relation) {
+                case "blockers" -> {
+                    List<Task> blockers = new ArrayList<>();
+                    for (long blocker : task.blockedBy()) {
+                        transaction.findTask(blocker).ifPresent(blockers::add);
+                    }
+                    yield blockers;
+                }
+                case "dependants" -> transaction.listDependants(id);
+                default -> transaction.listChildren(id);
+            });
+        } catch (UnsupportedOperationException e) {
+            throw new ApiException(
+                    501,
+                    null,
+                    "This store does not keep the work graph, so it cannot list a task's " + relation
+                            + "; a card's blocked_by and parent_id still say what it waits for and belongs to");
+        }
+        int from = Math.min(offset, tasks.size());
+        List<Task> page = tasks.subList(from, from + Math.min(limit, tasks.size() - from));
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeNumberField("task_id", id);
+            json.writeStringField("relation", relation);
+            json.writeNumberField("position", position);
+            json.writeNumberField("total", tasks.size());
+            if (relation.equals("blockers")) {
+                json.writeNumberField("open", task.openBlockers());
+            } else if (relation.equals("children")) {
+                json.writeNumberField(
+                        "done",
+                        tasks.stream()
+                                .filter(child -> child.status() == TaskStatus.SUCCESS)
+                                .count());
+            }
+            json.writeNumberField("offset", offset);
+            json.writeNumberField("limit", limit);
+            json.writeArrayFieldStart("tasks");
+            for (Task entry : page) {
+                CardJson.write(json, entry, CardJson.BOARD);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        });
     }
 
     private byte[] queues() {

@@ -30,8 +30,16 @@ final class CardJson {
     private CardJson() {}
 
     static void write(JsonGenerator json, Task task, TaskJson.View view) throws IOException {
+        write(json, task, view, null);
+    }
+
+    /** Writes a card with the work graph around it ({@link CardGraph}), or without when {@code graph} is null. */
+    static void write(JsonGenerator json, Task task, TaskJson.View view, CardGraph graph) throws IOException {
         ObjectNode card = TaskJson.node(task, view);
         card.put("dead_lettered", isDeadLettered(task));
+        if (graph != null) {
+            graph.write(card, task);
+        }
         json.writeTree(card);
     }
 

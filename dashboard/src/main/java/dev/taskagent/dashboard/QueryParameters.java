@@ -118,10 +118,15 @@ final class QueryParameters {
 
     /** The text cut to 80 characters for a message, never between the two halves of a surrogate pair. */
     static String cut(String text) {
-        if (text.length() <= 80) {
+        return cut(text, 80);
+    }
+
+    /** The text cut to {@code length} characters (the last one an ellipsis), never inside a surrogate pair. */
+    static String cut(String text, int length) {
+        if (text.length() <= length) {
             return text;
         }
-        int end = Character.isHighSurrogate(text.charAt(78)) ? 78 : 79;
+        int end = Character.isHighSurrogate(text.charAt(length - 2)) ? length - 2 : length - 1;
         return text.substring(0, end) + "\u2026";
     }
 }

@@ -23,6 +23,7 @@ import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
@@ -256,6 +257,145 @@ class DashboardBrowserTest {
         }
     }
 
+    @Test
+    void theBoardShowsTheWorkGraphFiltersItFromTheUrlAndUpdatesItLive() {
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        TaskQueue queue = TaskQueue.builder(store).build();
+        GraphBoard graph = GraphBoard.seed(queue);
+        try (TaskDashboard board = TaskDashboard.builder(store)
+                        .bind("127.0.0.1", 0)
+                        .build()
+                        .start();
+                BrowserContext context =
+                        harness.browser().newContext(new Browser.NewContextOptions().setViewportSize(1440, 1000))) {
+            Page page = context.newPage();
+            List<String> consoleErrors = new CopyOnWriteArrayList<>();
+            page.onPageError(error -> consoleErrors.add("uncaught: " + error));
+            page.onConsoleMessage(message -> {
+                if (message.type().equals("error")) {
+                    consoleErrors.add(message.text());
+                }
+            });
+            page.navigate(board.uri() + "?session=" + GraphBoard.SESSION);
+            Locator test = card(page, graph.test());
+            visible(test);
+            PlaywrightAssertions.assertThat(page.locator("#live")).hasText("live", text());
+
+            // The dependant: a blocked badge and a link to its blocker; the blocker links back.
+            PlaywrightAssertions.assertThat(test.locator(".blocked-badge")).hasText("blocked");
+            PlaywrightAssertions.assertThat(card(page, graph.build()).locator(".blocked-badge"))
+                    .hasCount(0);
+            Locator blockerLink = test.locator(
+                    ".blocked-by a.task-link[data-target-id=\"" + graph.build().id() + "\"]");
+            PlaywrightAssertions.assertThat(blockerLink)
+                    .hasText("task " + graph.build().id() + " \u00b7 Build the image");
+            PlaywrightAssertions.assertThat(card(page, graph.build())
+                            .locator(".blocks a.task-link[data-target-id=\""
+                                    + graph.test().id() + "\"]"))
+                    .isVisible();
+            blockerLink.click();
+            PlaywrightAssertions.assertThat(card(page, graph.build())).hasClass(Pattern.compile(".*\\bfocused\\b.*"));
+            PlaywrightAssertions.assertThat(page)
+                    .hasURL(Pattern.compile(".*#task-" + graph.build().id() + "$"), url());
+
+            // A failed blocker is named on its dependant.
+            PlaywrightAssertions.assertThat(card(page, graph.packaging()).locator(".blocker-failed"))
+                    .containsText("task " + graph.lint().id() + " \u00b7 Lint the sources failed");
+
+            // Subtasks nest under their parent, which counts how many are done.
+            Locator releaseNode = page.locator(
+                    "#cards .task-node[data-task-id=\"" + graph.release().id() + "\"]");
+            PlaywrightAssertions.assertThat(releaseNode.locator(":scope > .subtasks .card"))
+                    .hasCount(2, count());
+            PlaywrightAssertions.assertThat(releaseNode.locator(":scope > .subtasks .card[data-task-id=\""
+                            + graph.notes().id() + "\"]"))
+                    .isVisible();
+            PlaywrightAssertions.assertThat(card(page, graph.release()).locator(".children-count"))
+                    .hasText("Subtasks 1/2 done");
+
+            // The queues mark a blocked entry too.
+            PlaywrightAssertions.assertThat(page.locator(".queue[data-agent=ops] li[data-task-id=\""
+                            + graph.deploy().id() + "\"] .blocked-badge"))
+                    .isVisible();
+
+            // Tags as chips.
+            PlaywrightAssertions.assertThat(card(page, graph.build()).locator(".tags .tag"))
+                    .hasText(new String[] {"backend", "ci"});
+            Path screenshot = targetDirectory().resolve("board-graph.png");
+            page.screenshot(new Page.ScreenshotOptions().setPath(screenshot).setFullPage(true));
+
+            // Live: an edge added and removed, and a blocker that completes, without a reload.
+            page.evaluate("() => { window.boardNotReloaded = true; }");
+            store.inTransaction(
+                    tx -> tx.addDependency(graph.announce().id(), graph.deploy().id()));
+            PlaywrightAssertions.assertThat(card(page, graph.announce()).locator(".blocked-badge"))
+                    .hasText("blocked", text());
+            store.inTransaction(tx ->
+                    tx.removeDependency(graph.announce().id(), graph.deploy().id()));
+            PlaywrightAssertions.assertThat(card(page, graph.announce()).locator(".blocked-badge"))
+                    .hasCount(0, count());
+            queue.update(
+                    TaskUpdate.of(graph.build().id()).status(TaskStatus.SUCCESS).build());
+            PlaywrightAssertions.assertThat(test.locator(".blocked-badge")).hasCount(0, count());
+            PlaywrightAssertions.assertThat(test).hasAttribute("data-ready", "true");
+            PlaywrightAssertions.assertThat(card(page, graph.deploy()).locator(".blocked-badge"))
+                    .hasText("blocked");
+            // A blocker in another session: its completion reaches this board, which links to it.
+            queue.update(TaskUpdate.of(graph.provision().id())
+                    .status(TaskStatus.SUCCESS)
+                    .build());
+            PlaywrightAssertions.assertThat(card(page, graph.deploy())
+                            .locator(".blocked-by a.task-link[data-target-id=\""
+                                    + graph.provision().id() + "\"]"))
+                    .hasAttribute("data-status", "success");
+            assertThat(page.evaluate("() => window.boardNotReloaded === true")).isEqualTo(true);
+            page.screenshot(new Page.ScreenshotOptions()
+                    .setPath(targetDirectory().resolve("board-graph-live.png"))
+                    .setFullPage(true));
+
+            // A tag filter from the URL, alone and with the ready filter.
+            page.navigate(board.uri() + "?session=" + GraphBoard.SESSION + "&tag=backend");
+            PlaywrightAssertions.assertThat(page.locator("#filter-tag")).hasValue("backend");
+            PlaywrightAssertions.assertThat(page.locator("#cards .card")).hasCount(2, count());
+            visible(card(page, graph.test()));
+            page.navigate(board.uri() + "?session=" + GraphBoard.SESSION + "&readiness=ready");
+            PlaywrightAssertions.assertThat(page.locator("#filter-readiness")).hasValue("ready");
+            PlaywrightAssertions.assertThat(page.locator("#cards .card")).hasCount(3, count());
+            visible(card(page, graph.test()));
+            visible(card(page, graph.announce()));
+            assertThat(card(page, graph.deploy()).count()).isZero();
+            page.navigate(board.uri() + "?session=" + GraphBoard.SESSION + "&tag=backend&readiness=ready");
+            PlaywrightAssertions.assertThat(page.locator("#cards .card")).hasCount(1, count());
+            visible(card(page, graph.test()));
+
+            // A chip applies its tag; the filter goes into the URL and survives a reload.
+            page.navigate(board.uri() + "?session=" + GraphBoard.SESSION);
+            card(page, graph.build()).locator(".tags .tag[data-tag=ci]").click();
+            PlaywrightAssertions.assertThat(page).hasURL(Pattern.compile(".*[?&]tag=ci(&|$).*"), url());
+            PlaywrightAssertions.assertThat(page.locator("#cards .card")).hasCount(1, count());
+            page.reload();
+            PlaywrightAssertions.assertThat(page.locator("#filter-tag")).hasValue("ci");
+            PlaywrightAssertions.assertThat(page.locator("#cards .card")).hasCount(1, count());
+
+            // A link to a task of another session opens that session at its card.
+            page.navigate(board.uri() + "?session=" + GraphBoard.SESSION);
+            card(page, graph.deploy())
+                    .locator(".blocked-by a.task-link[data-target-id=\""
+                            + graph.provision().id() + "\"]")
+                    .click();
+            PlaywrightAssertions.assertThat(page)
+                    .hasURL(
+                            Pattern.compile(
+                                    ".*session=infra#task-" + graph.provision().id() + "$"),
+                            url());
+            PlaywrightAssertions.assertThat(card(page, graph.provision()))
+                    .hasClass(Pattern.compile(".*\\bfocused\\b.*"));
+
+            assertThat(consoleErrors).as("errors in the page's console").isEmpty();
+            assertThat(screenshot).exists();
+        }
+    }
+
     /** The worker: a scripted model that ticks one step per answer and calls a tool that waits for the test. */
     private static StepExecutor worker(TaskStore store, Semaphore atTool, Semaphore proceed, List<Long> tickedAt) {
         Tool checkCalendar =
@@ -325,6 +465,72 @@ class DashboardBrowserTest {
 
     static Path targetDirectory() {
         return Paths.get(System.getProperty("taskagent.dashboard.target", "target"));
+    }
+
+    /**
+     * A release plan as a graph: build, then test, then deploy (which also waits for provision, in another
+     * session); a release with two subtasks, one done; package waiting for a lint that failed. Tagged.
+     */
+    record GraphBoard(
+            Task build,
+            Task test,
+            Task deploy,
+            Task provision,
+            Task release,
+            Task notes,
+            Task announce,
+            Task lint,
+            Task packaging) {
+        static final String SESSION = "release";
+
+        static GraphBoard seed(TaskQueue queue) {
+            Task build = create(
+                    queue,
+                    NewTask.builder(SESSION, "Build the image").assignee("ci").tags("backend", "ci"));
+            Task test = create(
+                    queue,
+                    NewTask.builder(SESSION, "Run the integration tests")
+                            .assignee("ci")
+                            .blockedBy(build.id())
+                            .tags("backend"));
+            Task provision = create(
+                    queue,
+                    NewTask.builder("infra", "Provision the staging cluster").assignee("ops"));
+            Task deploy = create(
+                    queue,
+                    NewTask.builder(SESSION, "Deploy to staging")
+                            .assignee("ops")
+                            .blockedBy(test.id(), provision.id())
+                            .tags("ops"));
+            Task release = create(queue, NewTask.builder(SESSION, "Release 2.0").assignee("lead"));
+            Task notes = create(
+                    queue,
+                    NewTask.builder(SESSION, "Write the release notes")
+                            .assignee("writer")
+                            .parent(release.id())
+                            .tags("docs"));
+            Task announce = create(
+                    queue,
+                    NewTask.builder(SESSION, "Announce the release")
+                            .assignee("writer")
+                            .parent(release.id()));
+            queue.update(TaskUpdate.of(notes.id()).status(TaskStatus.SUCCESS).build());
+            Task lint =
+                    create(queue, NewTask.builder(SESSION, "Lint the sources").assignee("linter"));
+            Task packaging = create(
+                    queue,
+                    NewTask.builder(SESSION, "Package the artifacts")
+                            .assignee("packager")
+                            .blockedBy(lint.id()));
+            Task claimed = queue.claimNext("linter").orElseThrow();
+            queue.complete(claimed.id(), "linter", claimed.attempt(), TaskStatus.FAILED, "3 style errors");
+            return new GraphBoard(build, test, deploy, provision, release, notes, announce, lint, packaging);
+        }
+
+        /** The spec names its maxAttempts: TaskQueue.create drops the graph fields of a spec without one. */
+        private static Task create(TaskQueue queue, NewTask.Builder spec) {
+            return queue.create(spec.maxAttempts(3).build());
+        }
     }
 
     /** The tasks the board shows: a plan with steps, an XSS description, a running claim and a dead letter. */

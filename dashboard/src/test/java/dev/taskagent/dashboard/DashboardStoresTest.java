@@ -62,6 +62,24 @@ class DashboardStoresTest {
                             .isNull())
                     .isFalse();
 
+            // The cards carry the work graph's fields on every store; a store without the graph (the JDBC
+            // store until it implements TS-12) answers the session's cards anyway, and 501 only for the
+            // lists that need the reverse edges.
+            BoardClient.Reply tasks = client.get("/api/sessions/a-session/tasks");
+            assertThat(tasks.status()).as(tasks.body()).isEqualTo(200);
+            JsonNode first = tasks.json().get("tasks").get(0);
+            assertThat(first.get("blockers")).isEmpty();
+            assertThat(first.get("dependants")).isEmpty();
+            assertThat(first.get("children_total").asInt()).isZero();
+            BoardClient.Reply dependants =
+                    client.get("/api/tasks/" + first.get("id").asLong() + "/dependants");
+            assertThat(dependants.status())
+                    .as(dependants.body())
+                    .isEqualTo(tasks.json().get("graph_complete").asBoolean() ? 200 : 501);
+            assertThat(client.get("/api/tasks/" + first.get("id").asLong() + "/blockers")
+                            .status())
+                    .isEqualTo(200);
+
             try (EventClient events = new EventClient(client, Map.of())) {
                 assertThat(events.status(Duration.ofSeconds(10))).isEqualTo(200);
                 Task created = queue.create(NewTask.of("c-session", "from the other process"));

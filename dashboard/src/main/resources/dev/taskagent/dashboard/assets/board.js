@@ -1,17 +1,21 @@
 // The task board's page: builds every element with createElement and textContent, never by parsing markup,
 // so that whatever users and models wrote shows as text. Talks to the board's JSON API and follows its event
-// stream; the filters live in the URL's query string.
+// stream; the filters live in the URL's query string, and #task-ID names a card to scroll to.
 'use strict';
 
 (() => {
   const PAGE_SIZE = 1000;
+  const FILTERS = ['status', 'assignee', 'text', 'tag', 'readiness'];
+  const NO_FILTERS = Object.freeze({ status: '', assignee: '', text: '', tag: '', readiness: '' });
   const state = {
     token: null,
     actions: false,
     live: false,
     position: 0,
     session: null,
-    filters: { status: '', assignee: '', text: '' },
+    filters: Object.assign({}, NO_FILTERS),
+    focus: null, // the id of a card to scroll to once the board has loaded
+    related: new Set(), // the ids the board shows or links to: an event about one of them reloads it
     offset: 0,
     skew: 0,
     boardRequest: 0,
@@ -82,28 +86,28 @@
   function readUrl() {
     const query = new URLSearchParams(location.search);
     state.session = query.get('session');
-    state.filters.status = query.get('status') || '';
-    state.filters.assignee = query.get('assignee') || '';
-    state.filters.text = query.get('text') || '';
+    for (const name of FILTERS) {
+      state.filters[name] = query.get(name) || '';
+      $('filter-' + name).value = state.filters[name];
+    }
     state.offset = Math.max(0, parseInt(query.get('offset') || '0', 10) || 0);
-    $('filter-status').value = state.filters.status;
-    $('filter-assignee').value = state.filters.assignee;
-    $('filter-text').value = state.filters.text;
+    const focus = /^#task-(\d+)$/.exec(location.hash);
+    state.focus = focus ? Number(focus[1]) : null;
   }
 
-  function urlOf(session, filters, offset) {
+  function urlOf(session, filters, offset, focus) {
     const query = new URLSearchParams();
     if (session) query.set('session', session);
-    for (const name of ['status', 'assignee', 'text']) {
+    for (const name of FILTERS) {
       if (filters[name]) query.set(name, filters[name]);
     }
     if (offset) query.set('offset', String(offset));
     const text = query.toString();
-    return location.pathname + (text ? '?' + text : '');
+    return location.pathname + (text ? '?' + text : '') + (focus ? '#task-' + focus : '');
   }
 
-  function navigate(session, filters, offset) {
-    history.pushState(null, '', urlOf(session, filters, offset));
+  function navigate(session, filters, offset, focus) {
+    history.pushState(null, '', urlOf(session, filters, offset, focus));
     readUrl();
     renderSessionList();
     loadBoard(true);
@@ -132,11 +136,11 @@
     for (const id of sessionIds) {
       const item = el('li');
       const link = el('a', null, id);
-      link.href = urlOf(id, { status: '', assignee: '', text: '' }, 0);
+      link.href = urlOf(id, NO_FILTERS, 0);
       if (id === state.session) link.setAttribute('aria-current', 'page');
       link.addEventListener('click', (event) => {
         event.preventDefault();
-        navigate(id, { status: '', assignee: '', text: '' }, 0);
+        navigate(id, NO_FILTERS, 0);
       });
       item.append(link);
       list.append(item);
@@ -146,13 +150,14 @@
 
   // ---- the board of one session --------------------------------------------------------------------
 
-  const cards = new Map(); // task id -> { version, node }
+  // task id -> { key, node: its card, wrapper: the card and its subtasks, subtasks: where they nest }
+  const cards = new Map();
 
   async function loadBoard(fromScratch) {
     if (!state.session) return;
     const request = ++state.boardRequest;
     const query = new URLSearchParams();
-    for (const name of ['status', 'assignee', 'text']) {
+    for (const name of FILTERS) {
       if (state.filters[name]) query.set(name, state.filters[name]);
     }
     query.set('offset', String(state.offset));
@@ -175,10 +180,16 @@
     $('board-summary').textContent = body.total === 0
       ? 'No task matches the filters (' + body.session_total + ' in the session)'
       : 'Tasks ' + (body.offset + 1) + '–' + shownTo + ' of ' + body.total
-        + (body.total !== body.session_total ? ' matching (' + body.session_total + ' in the session)' : '');
+        + (body.total !== body.session_total ? ' matching (' + body.session_total + ' in the session)' : '')
+        + (!body.graph_complete && body.tasks.some((task) => task.blocked_by.length > 0 || task.parent_id)
+          ? ' · this store does not list dependants and subtasks, so only those in this session are shown' : '');
     $('prev').hidden = body.offset === 0;
     $('next').hidden = shownTo >= body.total;
     document.body.dataset.boardLoaded = String(Date.now());
+    if (state.focus && cards.has(state.focus)) {
+      openCard(state.focus);
+      state.focus = null;
+    }
     if (fromScratch && !performance.getEntriesByName('board-rendered').length) {
       // Marks for measuring: the cards are in the document; then the frame after they were painted.
       performance.mark('board-rendered');
@@ -186,28 +197,157 @@
     }
   }
 
+  // What a card shows besides its own version: the graph around it changes without changing the version
+  // (a blocker that completes lowers open_blockers only), so it is part of the key too.
+  function cardKey(task) {
+    return task.version + '|' + state.actions + '|' + JSON.stringify([task.open_blockers, task.blockers,
+      task.dependants, task.dependants_total, task.children, task.children_done, task.children_total,
+      task.parent]);
+  }
+
   function renderCards(tasks) {
-    const container = $('cards');
     const seen = new Set();
-    let previous = null;
     for (const task of tasks) {
       seen.add(task.id);
       let entry = cards.get(task.id);
-      if (!entry || entry.version !== task.version) {
+      const key = cardKey(task);
+      if (!entry) {
         const node = renderCard(task);
-        if (entry) entry.node.replaceWith(node);
-        entry = { version: task.version, node };
+        const wrapper = el('div', 'task-node');
+        wrapper.dataset.taskId = String(task.id);
+        const subtasks = el('div', 'subtasks');
+        subtasks.setAttribute('aria-label', 'Subtasks of task ' + task.id);
+        wrapper.append(node, subtasks);
+        entry = { key, node, wrapper, subtasks };
         cards.set(task.id, entry);
+      } else if (entry.key !== key) {
+        const node = renderCard(task);
+        entry.node.replaceWith(node);
+        entry.node = node;
+        entry.key = key;
       }
-      const expectedPlace = previous ? previous.nextSibling : container.firstChild;
-      if (expectedPlace !== entry.node) container.insertBefore(entry.node, expectedPlace);
-      previous = entry.node;
     }
     for (const [id, entry] of cards) {
       if (!seen.has(id)) {
-        entry.node.remove();
+        entry.wrapper.remove();
         cards.delete(id);
       }
+    }
+    // A subtask nests under its parent when the parent is on the board too, else it stands at the top.
+    // Whatever changes place is taken out first, so that a parent never lands inside its own subtree.
+    const containerOf = (task) => {
+      const parent = task.parent_id ? cards.get(task.parent_id) : null;
+      return parent ? parent.subtasks : $('cards');
+    };
+    for (const task of tasks) {
+      const entry = cards.get(task.id);
+      if (entry.wrapper.parentNode !== containerOf(task)) entry.wrapper.remove();
+    }
+    const previous = new Map();
+    for (const task of tasks) {
+      const entry = cards.get(task.id);
+      const container = containerOf(task);
+      const before = previous.get(container);
+      const expectedPlace = before ? before.nextSibling : container.firstChild;
+      if (expectedPlace !== entry.wrapper) container.insertBefore(entry.wrapper, expectedPlace);
+      previous.set(container, entry.wrapper);
+    }
+    const related = new Set(cards.keys());
+    const tags = new Set();
+    for (const task of tasks) {
+      for (const ref of [...task.blockers, ...task.dependants, ...task.children]) related.add(ref.id);
+      if (task.parent) related.add(task.parent.id);
+      for (const tag of task.tags) tags.add(tag);
+    }
+    state.related = related;
+    const list = $('tags');
+    list.replaceChildren();
+    for (const tag of [...tags].sort()) list.append(Object.assign(el('option'), { value: tag }));
+  }
+
+  // Scrolls to a card on the board and marks it; false when it is not on the board.
+  function openCard(id) {
+    const entry = cards.get(id);
+    if (!entry) return false;
+    entry.node.scrollIntoView({ block: 'center' });
+    for (const marked of document.querySelectorAll('.card.focused')) marked.classList.remove('focused');
+    entry.node.classList.add('focused');
+    entry.node.focus({ preventScroll: true });
+    history.replaceState(history.state, '', location.pathname + location.search + '#task-' + id);
+    return true;
+  }
+
+  // A link to another task's card: on the board it scrolls there; else it opens the task's session,
+  // without filters (they may hide it), and scrolls there once loaded.
+  function taskLink(ref) {
+    const link = el('a', 'task-link', 'task ' + ref.id + ' · ' + ref.description);
+    link.href = urlOf(ref.session_id, NO_FILTERS, 0, ref.id);
+    link.dataset.targetId = String(ref.id);
+    link.dataset.status = ref.status;
+    link.title = 'task ' + ref.id + ' · ' + ref.status + (ref.archived ? ' · archived' : '')
+      + (ref.session_id !== state.session ? ' · session ' + ref.session_id : '');
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      if (!openCard(ref.id)) navigate(ref.session_id, NO_FILTERS, 0, ref.id);
+    });
+    return link;
+  }
+
+  function taskLinks(className, label, refs, total) {
+    const line = el('p', 'graph ' + className);
+    line.append(el('span', 'graph-label', label + ' '));
+    refs.forEach((ref, index) => {
+      if (index > 0) line.append(', ');
+      line.append(taskLink(ref));
+    });
+    if (total > refs.length) line.append(el('span', 'meta', ' and ' + (total - refs.length) + ' more'));
+    return line;
+  }
+
+  function tagChips(task) {
+    const list = el('ul', 'tags');
+    list.setAttribute('aria-label', 'Tags');
+    for (const tag of task.tags) {
+      const item = el('li');
+      const chip = el('button', 'tag', tag);
+      chip.type = 'button';
+      chip.dataset.tag = tag;
+      const active = state.filters.tag === tag;
+      chip.setAttribute('aria-pressed', String(active));
+      chip.title = active ? 'Show every tag again' : 'Show only the tasks tagged ' + tag;
+      chip.addEventListener('click', () => navigate(state.session,
+        Object.assign({}, state.filters, { tag: active ? '' : tag }), 0));
+      item.append(chip);
+      list.append(item);
+    }
+    return list;
+  }
+
+  function graphLines(card, task) {
+    if (task.parent) card.append(taskLinks('parent', 'Subtask of', [task.parent], 1));
+    if (task.blocked_by.length > 0) {
+      card.append(taskLinks('blocked-by', 'Blocked by', task.blockers, task.blocked_by.length));
+    }
+    for (const ref of task.blockers) {
+      if (ref.status === 'failed') {
+        const failed = el('p', 'blocker-failed', 'Blocker ');
+        failed.dataset.blockerId = String(ref.id);
+        failed.append(taskLink(ref), ' failed: this task waits until it is requeued and succeeds,'
+          + ' or the dependency is removed');
+        card.append(failed);
+      }
+    }
+    if (task.dependants_total > 0) {
+      card.append(taskLinks('blocks', 'Blocks', task.dependants, task.dependants_total));
+    }
+    if (task.children_total > 0) {
+      const progress = el('div', 'progress children-progress');
+      const bar = el('progress');
+      bar.max = task.children_total;
+      bar.value = task.children_done;
+      progress.append(bar, el('span', 'children-count',
+        'Subtasks ' + task.children_done + '/' + task.children_total + ' done'));
+      card.append(progress);
     }
   }
 
@@ -217,15 +357,26 @@
 
   function renderCard(task) {
     const card = el('article', 'card');
+    card.id = 'task-' + task.id;
+    card.tabIndex = -1;
     card.dataset.taskId = String(task.id);
     card.dataset.version = String(task.version);
     card.dataset.status = task.status;
+    card.dataset.ready = String(task.ready);
 
     const header = el('header');
     header.append(el('span', 'order', '#' + task.order + ' · task ' + task.id));
+    const badges = el('span', 'badges');
+    if (task.open_blockers > 0) {
+      const blocked = el('span', 'blocked-badge', 'blocked');
+      blocked.title = task.open_blockers + ' of ' + task.blocked_by.length + ' blockers not done yet';
+      badges.append(blocked);
+    }
     const badge = task.status + (task.dead_lettered ? ' · dead letter' : '') + (task.archived ? ' · archived' : '');
-    header.append(el('span', 'status ' + task.status, badge));
+    badges.append(el('span', 'status ' + task.status, badge));
+    header.append(badges);
     card.append(header);
+    if (task.tags.length > 0) card.append(tagChips(task));
 
     card.append(el('p', 'description', task.description));
     const cut = truncatedMarker(task, 'description',
@@ -243,6 +394,8 @@
       lease.append('lease: ', countdown(task.lease_until));
       card.append(lease);
     }
+
+    graphLines(card, task);
 
     if (task.steps_total > 0) {
       const progress = el('div', 'progress');
@@ -388,7 +541,9 @@
       for (const task of queue.tasks) {
         const item = el('li');
         item.dataset.taskId = String(task.id);
-        item.append(el('span', 'status ' + task.status, task.status), ' ', el('span', null, '#' + task.id + ' ' + task.description));
+        item.append(el('span', 'status ' + task.status, task.status), ' ');
+        if (task.open_blockers > 0) item.append(el('span', 'blocked-badge', 'blocked'), ' ');
+        item.append(el('span', null, '#' + task.id + ' ' + task.description));
         if (task.lease_until) item.append(' · lease ', countdown(task.lease_until));
         list.append(item);
       }
@@ -436,7 +591,12 @@
     if (type !== 'task') return;
     state.position = data.position;
     if (!state.knownSessions.has(data.session_id)) debounce('sessions', 200, loadSessions);
-    if (data.session_id === state.session) debounce('board', 50, () => loadBoard(false));
+    // A task of another session that a card links to (a blocker, a dependant, a parent or a subtask)
+    // changes what that card shows; so does a new or removed edge to a task on the board.
+    const blocker = data.payload && data.payload.blocker_id;
+    if (data.session_id === state.session || state.related.has(data.task_id) || state.related.has(blocker)) {
+      debounce('board', 50, () => loadBoard(false));
+    }
     debounce('sides', 200, loadSides);
   }
 
@@ -518,10 +678,13 @@
         status: $('filter-status').value,
         assignee: $('filter-assignee').value.trim(),
         text: $('filter-text').value.trim(),
+        tag: $('filter-tag').value.trim(),
+        readiness: $('filter-readiness').value,
       }, 0);
     });
     $('filter-status').addEventListener('change', () => $('filters').requestSubmit());
-    $('filter-clear').addEventListener('click', () => navigate(state.session, { status: '', assignee: '', text: '' }, 0));
+    $('filter-readiness').addEventListener('change', () => $('filters').requestSubmit());
+    $('filter-clear').addEventListener('click', () => navigate(state.session, NO_FILTERS, 0));
     $('prev').addEventListener('click', () => navigate(state.session, state.filters, Math.max(0, state.offset - PAGE_SIZE)));
     $('next').addEventListener('click', () => navigate(state.session, state.filters, state.offset + PAGE_SIZE));
     window.addEventListener('popstate', () => {
