@@ -130,4 +130,34 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     public List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
         return delegate.reclaimExpired(defaultMaxAttempts, limit);
     }
+
+    @Override
+    public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, boolean evenWithOpenChildren) {
+        return delegate.complete(taskId, agent, attempt, outcome, evenWithOpenChildren);
+    }
+
+    @Override
+    public Task addDependency(long dependantId, long blockerId) {
+        return delegate.addDependency(dependantId, blockerId);
+    }
+
+    @Override
+    public Task removeDependency(long dependantId, long blockerId) {
+        return delegate.removeDependency(dependantId, blockerId);
+    }
+
+    @Override
+    public List<Task> listDependants(long taskId) {
+        return delegate.listDependants(taskId);
+    }
+
+    @Override
+    public List<Task> listChildren(long parentId) {
+        return delegate.listChildren(parentId);
+    }
+
+    @Override
+    public void recordEvent(dev.taskagent.event.TaskEvent event) {
+        delegate.recordEvent(event);
+    }
 }
