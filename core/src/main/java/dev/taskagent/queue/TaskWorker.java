@@ -2,7 +2,7 @@ package dev.taskagent.queue;
 
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.internal.Texts;
-import dev.taskagent.store.spi.Leases;
+import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Task;
@@ -12,18 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,33 +72,36 @@ public final class TaskWorker implements AutoCloseable {
 
     private static final int MAX_CONCURRENCY = 1_024;
 
+    /** The feed's kinds after which a task may be claimable: an idle worker claims again. */
+    private static final Set<String> WAKING_KINDS =
+            Set.of("created", "released", "moved", "lease_expired", FeedEncoding.UPDATED, FeedEncoding.UNBLOCKED);
+
     private final TaskQueue queue;
     private final String agent;
     private final TaskHandler handler;
     private final Duration pollInterval;
     private final Duration drainTimeout;
-    private final Semaphore free;
-    private final Semaphore wakeUp = new Semaphore(0);
-    private final ExecutorService handlers;
+    private final List<Thread> slots;
     private final ScheduledExecutorService heartbeats;
-    private final Thread claimer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Map<Long, Running> running = new ConcurrentHashMap<>();
     private final AtomicInteger handled = new AtomicInteger();
     private final FeedSubscription subscription;
-    private final int claimBatch;
-    /** Successes waiting to be written by {@link #completeWithOthers(Task)}. */
-    private final ConcurrentLinkedQueue<Completion> succeeded = new ConcurrentLinkedQueue<>();
 
-    private final ReentrantLock committing = new ReentrantLock();
+    /** Guards {@link #wakeUps}; idle slots wait on it. */
+    private final Object idle = new Object();
 
-    /** A claim whose handler runs. */
+    /** Counts the feed's waking events, so that a slot can tell whether one came since it last claimed. */
+    private long wakeUps;
+
+    /** A claim whose handler runs, on the thread of the slot that claimed it. */
     private static final class Running {
         private final Task task;
-        private volatile Future<?> future;
+        private final Thread thread;
 
-        Running(Task task) {
+        Running(Task task, Thread thread) {
             this.task = task;
+            this.thread = thread;
         }
 
         Task task() {
@@ -110,14 +109,9 @@ public final class TaskWorker implements AutoCloseable {
         }
 
         void interrupt() {
-            Future<?> handling = future;
-            if (handling != null) {
-                handling.cancel(true);
-            }
+            thread.interrupt();
         }
     }
-
-    private static final Set<String> WAKING_KINDS = Set.of("created", "released", "moved", "lease_expired", "updated");
 
     private TaskWorker(Builder builder) {
         this.queue = builder.queue;
@@ -125,16 +119,7 @@ public final class TaskWorker implements AutoCloseable {
         this.handler = builder.handler;
         this.pollInterval = builder.pollInterval;
         this.drainTimeout = builder.drainTimeout;
-        this.claimBatch =
-                builder.claimBatch == 0 ? Math.min(builder.concurrency, Leases.MAX_CLAIM_BATCH) : builder.claimBatch;
-        this.free = new Semaphore(builder.concurrency);
         String name = "taskagent-worker-" + Texts.forLog(agent);
-        AtomicInteger threads = new AtomicInteger();
-        this.handlers = Executors.newFixedThreadPool(builder.concurrency, runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, name + "-heartbeat");
             thread.setDaemon(true);
@@ -143,9 +128,14 @@ public final class TaskWorker implements AutoCloseable {
         long every = Math.max(1, queue.leaseDuration().toMillis() / 3);
         heartbeats.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
         this.subscription = subscribe();
-        this.claimer = new Thread(this::claimLoop, name + "-claimer");
-        claimer.setDaemon(true);
-        claimer.start();
+        List<Thread> threads = new ArrayList<>(builder.concurrency);
+        for (int number = 1; number <= builder.concurrency; number++) {
+            Thread thread = new Thread(this::slotLoop, name + "-" + number);
+            thread.setDaemon(true);
+            threads.add(thread);
+        }
+        this.slots = List.copyOf(threads);
+        slots.forEach(Thread::start);
     }
 
     /**
@@ -181,21 +171,25 @@ public final class TaskWorker implements AutoCloseable {
         if (subscription != null) {
             subscription.close();
         }
-        claimer.interrupt();
-        join(claimer);
-        handlers.shutdown();
+        wakeAll();
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
         try {
-            if (!handlers.awaitTermination(drainTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                for (Running claim : running.values()) {
-                    releaseUnfinished(claim.task());
-                    claim.interrupt();
+            for (Thread slot : slots) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left > 0) {
+                    slot.join(left);
                 }
-                handlers.shutdownNow();
-                handlers.awaitTermination(10, TimeUnit.SECONDS);
+            }
+            for (Running claim : running.values()) {
+                releaseUnfinished(claim.task());
+                claim.interrupt();
+            }
+            for (Thread slot : slots) {
+                slot.join(TimeUnit.SECONDS.toMillis(10));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            handlers.shutdownNow();
+            slots.forEach(Thread::interrupt);
         }
         heartbeats.shutdownNow();
     }
@@ -206,53 +200,73 @@ public final class TaskWorker implements AutoCloseable {
                 + (closed.get() ? ", closed" : "") + "]";
     }
 
-    // ---- claiming
+    // ---- claiming: every slot claims for itself, so that claims run side by side as handlers free up
 
-    private void claimLoop() {
+    private void slotLoop() {
         while (!closed.get()) {
-            try {
-                free.acquire();
-                // Every thread that is free now takes part in one claim: one transaction for all of them.
-                // Only this thread takes permits, so those available are there to take.
-                int extra = Math.min(claimBatch - 1, free.availablePermits());
-                int wanted = 1 + (extra > 0 && free.tryAcquire(extra) ? extra : 0);
-                // Forget earlier wake-ups first: the claim below sees what they told of, and a task created
-                // from here on wakes the wait that follows an empty claim.
-                wakeUp.drainPermits();
-                List<Task> claimed = claimQuietly(wanted);
-                free.release(wanted - claimed.size());
-                if (claimed.isEmpty()) {
-                    waitForWork();
-                    continue;
-                }
-                if (closed.get()) {
-                    free.release(claimed.size());
-                    claimed.forEach(this::releaseUnfinished);
-                    return;
-                }
-                claimed.forEach(this::start);
-            } catch (InterruptedException e) {
-                return; // closing
+            // Note the wake-ups first: a task created from here on wakes the wait after an empty claim.
+            long seen = wakeUpsSoFar();
+            Optional<Task> claimed = claimQuietly();
+            if (claimed.isEmpty()) {
+                waitForWork(seen);
+                continue;
             }
+            Task task = claimed.get();
+            if (closed.get()) {
+                releaseUnfinished(task);
+                return;
+            }
+            handle(task);
         }
     }
 
-    private List<Task> claimQuietly(int limit) throws InterruptedException {
+    private Optional<Task> claimQuietly() {
         try {
-            return limit == 1 ? queue.claimNext(agent).map(List::of).orElse(List.of()) : queue.claimUpTo(agent, limit);
+            return queue.claimNext(agent);
         } catch (RuntimeException e) { // the store is down or closed: try again after a pause, never die
             LOG.warn(
                     "Worker {} could not claim a task: {}",
                     Texts.forLog(agent),
                     Texts.forLog(String.valueOf(e.getMessage())));
-            TimeUnit.MILLISECONDS.sleep(Math.min(pollInterval.toMillis(), 1_000));
-            return List.of();
+            pause(Math.min(pollInterval.toMillis(), 1_000));
+            return Optional.empty();
         }
     }
 
-    /** Waits for the feed to tell of new work, or for the poll interval. */
-    private void waitForWork() throws InterruptedException {
-        wakeUp.tryAcquire(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    private long wakeUpsSoFar() {
+        synchronized (idle) {
+            return wakeUps;
+        }
+    }
+
+    /** Waits for the feed to tell of new work since {@code seen}, for the poll interval, or for close(). */
+    private void waitForWork(long seen) {
+        synchronized (idle) {
+            if (wakeUps == seen && !closed.get()) {
+                try {
+                    idle.wait(pollInterval.toMillis());
+                } catch (InterruptedException e) {
+                    // close() or a lost claim's interrupt that came late: the loop looks at closed
+                }
+            }
+        }
+    }
+
+    private void wakeAll() {
+        synchronized (idle) {
+            wakeUps++;
+            idle.notifyAll();
+        }
+    }
+
+    private void pause(long millis) {
+        synchronized (idle) {
+            try {
+                idle.wait(millis);
+            } catch (InterruptedException e) {
+                // the loop looks at closed
+            }
+        }
     }
 
     private FeedSubscription subscribe() {
@@ -260,7 +274,7 @@ public final class TaskWorker implements AutoCloseable {
             long from = queue.store().eventFeed().lastPosition();
             return queue.store().eventFeed().subscribe(from, event -> {
                 if (WAKING_KINDS.contains(event.kind())) {
-                    wakeUp.release();
+                    wakeAll();
                 }
             });
         } catch (UnsupportedOperationException e) {
@@ -271,14 +285,9 @@ public final class TaskWorker implements AutoCloseable {
 
     // ---- handling
 
-    private void start(Task task) {
-        Running claim = new Running(task);
-        running.put(task.id(), claim); // before the handler runs, which may end at once
-        claim.future = handlers.submit(() -> handle(claim));
-    }
-
-    private void handle(Running claim) {
-        Task task = claim.task();
+    private void handle(Task task) {
+        Running claim = new Running(task, Thread.currentThread());
+        running.put(task.id(), claim); // before the handler runs, so that heartbeats renew its lease
         try {
             Exception failure = null;
             try {
@@ -287,22 +296,23 @@ public final class TaskWorker implements AutoCloseable {
                 failure = e;
             }
             // Not when the claim was lost or released by close() meanwhile: the newer state stands.
-            if (running.get(task.id()) == claim) {
+            if (running.remove(task.id(), claim)) {
+                Thread.interrupted(); // an interrupt meant for the handler must not fail the write
                 finish(task, failure);
             }
         } finally {
             running.remove(task.id(), claim);
+            Thread.interrupted(); // the slot goes on claiming; close() is told by the closed flag
             handled.incrementAndGet();
-            free.release();
         }
     }
 
     private void finish(Task task, Throwable failure) {
-        if (failure == null) {
-            completeWithOthers(task);
-            return;
-        }
         try {
+            if (failure == null) {
+                queue.complete(task.id(), agent, task.attempt(), TaskStatus.SUCCESS, null);
+                return;
+            }
             int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : queue.maxAttempts();
             String what = "Attempt " + task.attempt() + " failed: " + describe(failure);
             if (task.attempt() >= maxAttempts) {
@@ -331,47 +341,6 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
-    /**
-     * Completes a task with success together with those other handlers finished meanwhile: the first handler
-     * to find no commit under way writes every completion waiting, in one transaction, while the others
-     * return at once (group commit). A handler that adds its completion while a commit is under way finds it
-     * written by that committer's next round, or writes it itself when the committer has left.
-     */
-    private void completeWithOthers(Task task) {
-        succeeded.add(Completion.success(task.id(), task.attempt()));
-        while (!succeeded.isEmpty() && committing.tryLock()) {
-            try {
-                List<Completion> batch = new ArrayList<>();
-                for (Completion next; batch.size() < Leases.MAX_CLAIM_BATCH && (next = succeeded.poll()) != null; ) {
-                    batch.add(next);
-                }
-                if (!batch.isEmpty()) {
-                    commit(batch);
-                }
-            } finally {
-                committing.unlock();
-            }
-        }
-    }
-
-    private void commit(List<Completion> batch) {
-        try {
-            Completions written = queue.completeAll(agent, batch);
-            written.refused()
-                    .forEach((taskId, refusal) -> LOG.info(
-                            "Worker {} could not complete task {}; the newer state stands: {}",
-                            Texts.forLog(agent),
-                            taskId,
-                            Texts.forLog(String.valueOf(refusal.getMessage()))));
-        } catch (RuntimeException e) {
-            LOG.warn(
-                    "Worker {} could not record the success of {} task(s); their leases bring them back: {}",
-                    Texts.forLog(agent),
-                    batch.size(),
-                    Texts.forLog(String.valueOf(e.getMessage())));
-        }
-    }
-
     private static String describe(Throwable failure) {
         String message = failure.getMessage();
         String text = failure.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
@@ -389,8 +358,9 @@ public final class TaskWorker implements AutoCloseable {
                         Texts.forLog(agent),
                         task.id(),
                         task.attempt());
-                running.remove(task.id(), claim);
-                claim.interrupt();
+                if (running.remove(task.id(), claim)) {
+                    claim.interrupt();
+                }
             } catch (RuntimeException e) {
                 LOG.warn(
                         "Worker {} could not renew the lease of task {}: {}",
@@ -414,14 +384,6 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
-    private static void join(Thread thread) {
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** Configures a {@link TaskWorker}. Not thread-safe. */
     public static final class Builder {
         private final TaskQueue queue;
@@ -430,7 +392,6 @@ public final class TaskWorker implements AutoCloseable {
         private int concurrency = DEFAULT_CONCURRENCY;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
         private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
-        private int claimBatch;
 
         private Builder(TaskQueue queue) {
             this.queue = Objects.requireNonNull(queue, "queue");
@@ -475,20 +436,6 @@ public final class TaskWorker implements AutoCloseable {
                         "concurrency must be between 1 and " + MAX_CONCURRENCY + ", was " + value);
             }
             concurrency = value;
-            return this;
-        }
-
-        /**
-         * Sets how many tasks one claim may take at most, in one transaction, when that many handler threads
-         * are free. Default: the concurrency (at most {@value Leases#MAX_CLAIM_BATCH}). 1 claims one task per
-         * transaction.
-         *
-         * @param value 1 to {@value Leases#MAX_CLAIM_BATCH}
-         * @return this builder
-         * @throws IllegalArgumentException if out of range
-         */
-        public Builder claimBatch(int value) {
-            claimBatch = Leases.claimLimit(value);
             return this;
         }
 

@@ -2,9 +2,12 @@ package dev.taskagent.testkit.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.llm.ToolCall;
+import dev.taskagent.queue.Completion;
+import dev.taskagent.queue.Completions;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.ReclaimedTask;
@@ -124,6 +127,65 @@ public abstract class TaskQueueSuite {
         assertThat(running.comments()).extracting(c -> c.text()).containsExactly("Users land on a blank page.");
         assertThat(running.links()).extracting(l -> l.url()).containsExactly("https://example.com/issues/12");
         assertThat(store.findTask(task.id())).contains(running);
+    }
+
+    @Test
+    void claimUpToTakesSeveralTasksInClaimOrderAndTellsTheListeners() {
+        Task low = create("alice", 0, "Water the plants");
+        Task high = create("alice", 5, "Call the plumber");
+        Task middle = create("alice", 2, "Pay the rent");
+
+        List<Task> claimed = queue.claimUpTo("alice", 2);
+
+        assertThat(claimed).extracting(Task::id).containsExactly(high.id(), middle.id());
+        assertThat(claimed).allSatisfy(task -> assertThat(task.status()).isEqualTo(TaskStatus.RUNNING));
+        assertThat(events)
+                .filteredOn(event -> event instanceof TaskEvent.Claimed)
+                .extracting(event -> event.task().id())
+                .containsExactly(high.id(), middle.id());
+        assertThat(queue.claimUpTo("alice", 5)).extracting(Task::id).containsExactly(low.id());
+        assertThat(queue.claimUpTo("alice", 5)).isEmpty();
+        assertThatThrownBy(() -> queue.claimUpTo("alice", 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limit");
+    }
+
+    @Test
+    void completeAllWritesEveryCompletionWhoseClaimHoldsAndReportsTheOthers() {
+        create("alice", 0, "Print the invoice");
+        create("alice", 0, "Post the invoice");
+        create("alice", 0, "File the invoice");
+        List<Task> claimed = queue.claimUpTo("alice", 3);
+        Task lost = claimed.get(1);
+        queue.update(TaskUpdate.of(lost.id()).status(TaskStatus.PENDING).build());
+        events.clear();
+
+        Completions done = queue.completeAll(
+                "alice",
+                List.of(
+                        Completion.success(claimed.get(0).id(), claimed.get(0).attempt()),
+                        Completion.success(lost.id(), lost.attempt()),
+                        new Completion(
+                                claimed.get(2).id(), claimed.get(2).attempt(), TaskStatus.FAILED, "Out of paper")));
+
+        assertThat(done.completed())
+                .extracting(Task::id, Task::status)
+                .containsExactly(
+                        tuple(claimed.get(0).id(), TaskStatus.SUCCESS),
+                        tuple(claimed.get(2).id(), TaskStatus.FAILED));
+        assertThat(done.refused()).containsOnlyKeys(lost.id());
+        assertThat(done.refused().get(lost.id())).isInstanceOf(ClaimLostException.class);
+        assertThat(queue.get(lost.id()).orElseThrow().status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(queue.get(claimed.get(2).id()).orElseThrow().comments())
+                .extracting(comment -> comment.text())
+                .containsExactly("Out of paper");
+        assertThat(events)
+                .filteredOn(event -> event instanceof TaskEvent.Completed)
+                .extracting(event -> event.task().id())
+                .containsExactly(claimed.get(0).id(), claimed.get(2).id());
+        assertThatThrownBy(() -> new Completion(claimed.get(0).id(), 1, TaskStatus.PENDING, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("release");
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.queue.TaskWorker;
 import dev.taskagent.store.TaskStore;
@@ -20,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -80,39 +78,6 @@ public abstract class TaskWorkerSuite {
         assertThat(handled.values()).containsOnly(1);
         assertThat(queue.listQueue(AGENT))
                 .allSatisfy(task -> assertThat(task.attempt()).isEqualTo(1));
-    }
-
-    @Test
-    void freeThreadsClaimTheirTasksInOneClaim() {
-        AtomicInteger claims = new AtomicInteger();
-        TaskQueue queue = TaskQueue.builder(store)
-                .observer(new TaskObserver() {
-                    @Override
-                    public TaskObserver.Scope<Task> claimStarted(String agent) {
-                        claims.incrementAndGet();
-                        return TaskObserver.Scope.none();
-                    }
-                })
-                .build();
-        for (int number = 1; number <= 8; number++) {
-            queue.create(queue.newTask("Resize image " + number).assignee(AGENT).build());
-        }
-        CountDownLatch allStarted = new CountDownLatch(8);
-
-        try (TaskWorker worker = TaskWorker.builder(queue)
-                .agent(AGENT)
-                .concurrency(8)
-                .handler(task -> {
-                    allStarted.countDown();
-                    await(allStarted);
-                })
-                .start()) {
-            assertThat(await(allStarted)).as("eight handlers run at once").isTrue();
-            assertThat(claims.get()).as("claims that took the eight tasks").isEqualTo(1);
-            awaitTrue("8 tasks handled", () -> worker.handledCount() == 8);
-        }
-
-        assertThat(queue.listQueue(AGENT)).extracting(Task::status).containsOnly(TaskStatus.SUCCESS);
     }
 
     @Test

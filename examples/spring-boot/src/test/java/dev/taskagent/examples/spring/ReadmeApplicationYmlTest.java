@@ -23,17 +23,18 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
 
 /**
- * The root README's {@code application.yml} block, as a user copies it, starts the application: only the database
+ * The starter README's {@code application.yml} block, as a user copies it, starts the application: only the database
  * URL is pointed at the test's database (PostgreSQL when {@code TASKAGENT_TEST_POSTGRES_URL} is set, else H2).
  */
 class ReadmeApplicationYmlTest {
+    private static final Path README = Path.of("../../spring-boot-starter/README.md");
     private static final String MARKER = "<!-- spring-application-yml";
 
     @Test
     void theReadmesApplicationYmlStartsTheApplication() throws IOException {
         List<PropertySource<?>> readme = new YamlPropertySourceLoader()
                 .load(
-                        "README.md application.yml",
+                        "spring-boot-starter/README.md application.yml",
                         new ByteArrayResource(readmeYaml().getBytes(StandardCharsets.UTF_8)));
         assertThat(readme.get(0).getProperty("taskagent.queue.lease-duration")).isEqualTo("5m");
 
@@ -57,9 +58,11 @@ class ReadmeApplicationYmlTest {
     }
 
     private static String readmeYaml() throws IOException {
-        String readme = Files.readString(Path.of("../../README.md"));
+        String readme = Files.readString(README);
         int marker = readme.indexOf(MARKER);
-        assertThat(marker).as("README.md has the marker " + MARKER).isNotNegative();
+        assertThat(marker)
+                .as("spring-boot-starter/README.md has the marker " + MARKER)
+                .isNotNegative();
         int start = readme.indexOf("```yaml\n", marker) + "```yaml\n".length();
         return readme.substring(start, readme.indexOf("```", start));
     }

@@ -22,7 +22,12 @@ import org.springframework.context.annotation.Bean;
  * them; each is given every {@link TaskListener} bean (in their {@code @Order}) and the {@link TaskObserver}
  * beans. The queue needs a store; the agent and the executor need a {@link ChatModel} too.
  */
-@AutoConfiguration(after = {TaskAgentStoreAutoConfiguration.class, TaskAgentOpenAiAutoConfiguration.class})
+@AutoConfiguration(
+        after = {
+            TaskAgentStoreAutoConfiguration.class,
+            TaskAgentSpringAiAutoConfiguration.class,
+            TaskAgentOpenAiAutoConfiguration.class
+        })
 @EnableConfigurationProperties(TaskAgentProperties.class)
 public class TaskAgentAutoConfiguration {
 

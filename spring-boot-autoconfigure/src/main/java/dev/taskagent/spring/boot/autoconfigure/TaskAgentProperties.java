@@ -41,6 +41,9 @@ public class TaskAgentProperties implements InitializingBean {
     /** The lease reaper, which takes back the tasks of workers whose lease expired. */
     private final Reaper reaper = new Reaper();
 
+    /** {@code taskagent.worker.*}: the worker run for a {@code TaskHandler} bean. */
+    private final Worker worker = new Worker();
+
     /** The MCP server over HTTP. */
     private final Mcp mcp = new Mcp();
 
@@ -80,6 +83,11 @@ public class TaskAgentProperties implements InitializingBean {
         return reaper;
     }
 
+    /** @return the worker's properties */
+    public Worker getWorker() {
+        return worker;
+    }
+
     /** @return the MCP server's properties */
     public Mcp getMcp() {
         return mcp;
@@ -108,6 +116,7 @@ public class TaskAgentProperties implements InitializingBean {
         queue.check(problems);
         steps.check(problems);
         reaper.check(problems);
+        worker.check(problems);
         mcp.check(problems);
         dashboard.check(problems);
         if (observations.gaugeRefresh == null || observations.gaugeRefresh.isNegative()) {
@@ -404,6 +413,88 @@ public class TaskAgentProperties implements InitializingBean {
         /** @param maxModelCalls the model calls one run may make */
         public void setMaxModelCalls(int maxModelCalls) {
             this.maxModelCalls = maxModelCalls;
+        }
+    }
+
+    /** {@code taskagent.worker.*}: the {@link dev.taskagent.queue.TaskWorker} run for a {@code TaskHandler} bean. */
+    public static class Worker {
+        /** Whether a TaskHandler bean is run by a worker while the application context runs. */
+        private boolean enabled = true;
+
+        /** The agent whose tasks the worker claims; required when there is a TaskHandler bean. */
+        private String agent;
+
+        /** How many tasks the worker handles at once, each on a thread of its own; 1 to 1024. */
+        private int concurrency = dev.taskagent.queue.TaskWorker.DEFAULT_CONCURRENCY;
+
+        /** How long an idle worker waits before it claims again when the event feed told it of nothing; 10ms to 1h. */
+        private Duration pollInterval = dev.taskagent.queue.TaskWorker.DEFAULT_POLL_INTERVAL;
+
+        /** How long stopping waits for running handlers before it releases their claims; 0 to 1h. */
+        private Duration drainTimeout = dev.taskagent.queue.TaskWorker.DEFAULT_DRAIN_TIMEOUT;
+
+        void check(List<String> problems) {
+            if (concurrency < 1 || concurrency > 1_024) {
+                problems.add(PREFIX + ".worker.concurrency must be between 1 and 1024, was " + concurrency);
+            }
+            if (pollInterval == null
+                    || pollInterval.compareTo(Duration.ofMillis(10)) < 0
+                    || pollInterval.compareTo(Duration.ofHours(1)) > 0) {
+                problems.add(PREFIX + ".worker.poll-interval must be between 10ms and 1h, was " + pollInterval);
+            }
+            if (drainTimeout == null || drainTimeout.isNegative() || drainTimeout.compareTo(Duration.ofHours(1)) > 0) {
+                problems.add(PREFIX + ".worker.drain-timeout must be between 0s and 1h, was " + drainTimeout);
+            }
+        }
+
+        /** @return whether a TaskHandler bean is run by a worker */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether a TaskHandler bean is run by a worker */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the agent whose tasks the worker claims, or null */
+        public String getAgent() {
+            return agent;
+        }
+
+        /** @param agent the agent whose tasks the worker claims */
+        public void setAgent(String agent) {
+            this.agent = agent;
+        }
+
+        /** @return how many tasks the worker handles at once */
+        public int getConcurrency() {
+            return concurrency;
+        }
+
+        /** @param concurrency how many tasks the worker handles at once */
+        public void setConcurrency(int concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        /** @return how long an idle worker waits before it claims again */
+        public Duration getPollInterval() {
+            return pollInterval;
+        }
+
+        /** @param pollInterval how long an idle worker waits before it claims again */
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+        }
+
+        /** @return how long stopping waits for running handlers */
+        public Duration getDrainTimeout() {
+            return drainTimeout;
+        }
+
+        /** @param drainTimeout how long stopping waits for running handlers */
+        public void setDrainTimeout(Duration drainTimeout) {
+            this.drainTimeout = drainTimeout;
         }
     }
 

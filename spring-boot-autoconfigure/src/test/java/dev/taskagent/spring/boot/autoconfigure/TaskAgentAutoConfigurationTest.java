@@ -10,8 +10,12 @@ import dev.taskagent.extraction.AgentRun;
 import dev.taskagent.extraction.ConversationMessage;
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.ChatModel;
+import dev.taskagent.llm.ChatRequest;
+import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.ScriptedChatModel;
+import dev.taskagent.llm.UserMessage;
 import dev.taskagent.llm.openai.OpenAiChatModel;
+import dev.taskagent.queue.TaskHandler;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.StepExecutor;
 import dev.taskagent.store.TaskStore;
@@ -47,10 +51,12 @@ class TaskAgentAutoConfigurationTest {
 
     static final AutoConfigurations TASKAGENT = AutoConfigurations.of(
             TaskAgentStoreAutoConfiguration.class,
+            TaskAgentSpringAiAutoConfiguration.class,
             TaskAgentOpenAiAutoConfiguration.class,
             TaskAgentObservationAutoConfiguration.class,
             TaskAgentAutoConfiguration.class,
             TaskAgentLifecycleAutoConfiguration.class,
+            TaskAgentWorkerAutoConfiguration.class,
             TaskAgentMcpAutoConfiguration.class,
             TaskAgentDashboardAutoConfiguration.class,
             TaskAgentHealthAutoConfiguration.class);
@@ -167,6 +173,35 @@ class TaskAgentAutoConfigurationTest {
     }
 
     @Test
+    void aSpringAiChatModelBeanBecomesTheModelOfTheAgentAndTheStepExecutor() {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        org.springframework.ai.chat.model.ChatModel springAi = prompt -> {
+            asked.add(prompt.getUserMessage().getText());
+            return new org.springframework.ai.chat.model.ChatResponse(
+                    List.of(new org.springframework.ai.chat.model.Generation(
+                            new org.springframework.ai.chat.messages.AssistantMessage("Noted."))));
+        };
+        runner.withBean(org.springframework.ai.chat.model.ChatModel.class, () -> springAi)
+                .withPropertyValues("taskagent.openai.api-key=sk-not-used")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ChatModel.class);
+                    assertThat(context.getBean(ChatModel.class))
+                            .as("the Spring AI model comes before the OpenAI adapter")
+                            .isInstanceOf(dev.taskagent.spring.ai.SpringAiChatModel.class);
+                    assertThat(context).hasSingleBean(TaskAgent.class).hasSingleBean(StepExecutor.class);
+                    ChatResponse answer = context.getBean(ChatModel.class)
+                            .chat(ChatRequest.of(
+                                    "You track tasks.", List.of(new UserMessage("Book a table")), List.of()));
+                    assertThat(answer.text()).isEqualTo("Noted.");
+                });
+        assertThat(asked).containsExactly("Book a table");
+        runner.withBean(org.springframework.ai.chat.model.ChatModel.class, () -> springAi)
+                .withPropertyValues("taskagent.spring-ai.enabled=false")
+                .run(context ->
+                        assertThat(context).doesNotHaveBean(ChatModel.class).doesNotHaveBean(TaskAgent.class));
+    }
+
+    @Test
     void everyListenerBeanHearsTheQueueAndTheAgent() {
         List<TaskEvent> heard = new CopyOnWriteArrayList<>();
         ScriptedChatModel model = ScriptedChatModel.builder()
@@ -204,6 +239,48 @@ class TaskAgentAutoConfigurationTest {
                             queue.store().findTask(task.id()).orElseThrow().status() == TaskStatus.PENDING);
                 });
         assertThat(reaper[0].isRunning()).isFalse();
+    }
+
+    @Test
+    void aTaskHandlerBeanIsRunByAWorkerWhileTheContextRuns() {
+        List<String> handled = new CopyOnWriteArrayList<>();
+        TaskWorkerLifecycle[] worker = new TaskWorkerLifecycle[1];
+        runner.withBean(TaskHandler.class, () -> task -> handled.add(task.description()))
+                .withPropertyValues(
+                        "taskagent.worker.agent=mailer",
+                        "taskagent.worker.concurrency=2",
+                        "taskagent.worker.poll-interval=50ms")
+                .run(context -> {
+                    worker[0] = context.getBean(TaskWorkerLifecycle.class);
+                    assertThat(worker[0].isRunning()).isTrue();
+                    assertThat(worker[0].agent()).isEqualTo("mailer");
+                    TaskQueue queue = context.getBean(TaskQueue.class);
+                    Task task = queue.create(queue.newTask("Send the welcome mail")
+                            .assignee("mailer")
+                            .build());
+                    waitFor(() -> queue.get(task.id()).orElseThrow().status() == TaskStatus.SUCCESS);
+                    assertThat(worker[0].handledCount()).isEqualTo(1);
+                });
+        assertThat(handled).containsExactly("Send the welcome mail");
+        assertThat(worker[0].isRunning()).as("stopped with the context").isFalse();
+    }
+
+    @Test
+    void aWorkerNeedsItsAgentAndSaneSettingsAndStepsAsideWhenSwitchedOff() {
+        ApplicationContextRunner withHandler = runner.withBean(TaskHandler.class, () -> task -> {});
+        withHandler.run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageContaining("set taskagent.worker.agent"));
+        withHandler
+                .withPropertyValues("taskagent.worker.agent=mailer", "taskagent.worker.concurrency=0")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("taskagent.worker.concurrency must be between 1 and 1024, was 0"));
+        withHandler
+                .withPropertyValues("taskagent.worker.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(TaskWorkerLifecycle.class));
+        runner.withPropertyValues("taskagent.worker.agent=mailer")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(TaskWorkerLifecycle.class));
     }
 
     @Test
