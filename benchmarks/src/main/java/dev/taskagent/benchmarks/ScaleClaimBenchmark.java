@@ -100,7 +100,7 @@ public class ScaleClaimBenchmark {
         StringBuilder plan = new StringBuilder("EXPLAIN (ANALYZE, BUFFERS) of the claim's choice of task, " + TASKS
                 + " pending tasks over " + ASSIGNEES + " assignees:\n");
         try (ResultSet rows = statement.executeQuery("EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM taskagent_tasks"
-                + " WHERE assignee = 'agent-4242' AND status = 'pending' AND archived = FALSE"
+                + " WHERE assignee = 'agent-4242' AND status = 'pending' AND archived = FALSE AND open_blockers = 0"
                 + " ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")) {
             while (rows.next()) {
                 plan.append(rows.getString(1)).append('\n');

@@ -79,8 +79,13 @@ final class Claims {
 
     // ---- the statements
 
-    /** The claim's WHERE clause: the assignee's pending, non-archived tasks (TS-7.1, TS-7.4). */
-    static final String CLAIMABLE = "assignee = ? AND status = " + Dialect.PENDING + " AND archived = FALSE";
+    /**
+     * The claim's WHERE clause: the assignee's ready tasks, pending, not archived and without an open blocker
+     * (TS-7.1, TS-7.4, TS-12.2); equality on the claim index's first four columns, so that the claim reads one
+     * range of it in its ORDER BY.
+     */
+    static final String CLAIMABLE =
+            "assignee = ? AND status = " + Dialect.PENDING + " AND archived = FALSE AND open_blockers = 0";
 
     /**
      * Marks a claimed task running; parameters: the lease in microseconds, updatedAt, the token. Followed
@@ -159,7 +164,8 @@ final class Claims {
 
         /** Names the index's equality columns too, or H2 sorts every claimable row. */
         static final String CANDIDATES_SQL = "SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE
-                + " ORDER BY assignee, status, archived, priority DESC, created_at, id LIMIT " + CANDIDATES;
+                + " ORDER BY assignee, status, archived, open_blockers, priority DESC, created_at, id LIMIT "
+                + CANDIDATES;
 
         static final String CLAIM = setRunning(H2Dialect.NOW_PLUS_MICROS) + " WHERE id = ? AND " + CLAIMABLE;
 

@@ -8,6 +8,8 @@ import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
+import dev.taskagent.store.spi.TaskBuilder;
+import dev.taskagent.store.spi.TaskGraphs;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Comment;
@@ -15,6 +17,7 @@ import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
@@ -31,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -67,9 +71,10 @@ final class JdbcTransaction implements TaskTransaction {
 
     private static final String INSERT_TASK = "INSERT INTO taskagent_tasks (session_id, task_order, description,"
             + " status, priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
-            + " created_at, updated_at, version, attempt, max_attempts, progresses, preferences, comments, links)"
+            + " created_at, updated_at, version, attempt, max_attempts, progresses, preferences, comments, links,"
+            + " parent_id, open_blockers, blocked_by, tags, metadata)"
             + " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1, 0, ?, '" + TaskDocument.EMPTY + "', '"
-            + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "')";
+            + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "', ?, ?, ?, ?, ?)";
 
     private final Connection connection;
     private final Dialect dialect;
@@ -279,6 +284,20 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.afterOrder(afterOrder);
         String sessionId = task.sessionId();
         return sql("insert a task into session '" + sessionId + "'", () -> {
+            // TS-12.1: an unknown parent or blocker is refused before anything is written. The blockers stay
+            // locked against a change of status, so that the open count stays right until this commits.
+            if (task.parentId() != 0 && !Graph.exists(connection, task.parentId())) {
+                throw new TaskNotFoundException(task.parentId());
+            }
+            int openBlockers = 0;
+            if (!task.blockedBy().isEmpty()) {
+                Map<Long, TaskStatus> statuses = Graph.lockStatuses(connection, dialect, task.blockedBy());
+                for (TaskStatus status : statuses.values()) {
+                    if (status != TaskStatus.SUCCESS) {
+                        openBlockers++;
+                    }
+                }
+            }
             lockSession(sessionId);
             int count;
             try (PreparedStatement statement =
@@ -311,6 +330,11 @@ final class JdbcTransaction implements TaskTransaction {
                 statement.setObject(9, JdbcSupport.toDatabase(now));
                 statement.setObject(10, JdbcSupport.toDatabase(now));
                 statement.setInt(11, task.maxAttempts());
+                statement.setLong(12, task.parentId());
+                statement.setInt(13, openBlockers);
+                setText(statement, 14, Graph.writeIds(task.blockedBy()));
+                setText(statement, 15, task.tags().isEmpty() ? null : TaskDocument.strings(task.tags()));
+                setText(statement, 16, task.metadata());
                 statement.executeUpdate();
                 try (ResultSet keys = statement.getGeneratedKeys()) {
                     if (!keys.next()) {
@@ -319,8 +343,21 @@ final class JdbcTransaction implements TaskTransaction {
                     id = keys.getLong(1);
                 }
             }
-            return wrote(TaskSnapshots.created(task, id, position + 1, now));
+            if (!task.blockedBy().isEmpty()) {
+                Graph.insertEdges(connection, id, task.blockedBy());
+            }
+            return wrote(TaskBuilder.from(TaskSnapshots.created(task, id, position + 1, now))
+                    .openBlockers(openBlockers)
+                    .build());
         });
+    }
+
+    private static void setText(PreparedStatement statement, int index, String value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.VARCHAR);
+        } else {
+            statement.setString(index, value);
+        }
     }
 
     /**
@@ -356,6 +393,7 @@ final class JdbcTransaction implements TaskTransaction {
         Objects.requireNonNull(update, "update");
         long taskId = update.taskId();
         return sql("update task " + taskId, () -> {
+            GraphChange graph = checkGraphChange(update);
             List<Object> values = new ArrayList<>();
             StringBuilder sql =
                     new StringBuilder("UPDATE taskagent_tasks SET " + Dialect.BUMP_VERSION + ", updated_at = ?");
@@ -374,6 +412,12 @@ final class JdbcTransaction implements TaskTransaction {
             set(sql, values, update, Field.STEPS, "steps", update.steps());
             set(sql, values, update, Field.CURRENT_STEP, "current_step", update.currentStep());
             set(sql, values, update, Field.ARCHIVED, "archived", update.archived());
+            set(sql, values, update, Field.PARENT, "parent_id", update.parentId());
+            if (update.changes(Field.TAGS)) {
+                sql.append(", tags = ?");
+                values.add(update.tags().isEmpty() ? null : TaskDocument.strings(update.tags()));
+            }
+            set(sql, values, update, Field.METADATA, "metadata", update.metadata());
             if (update.changes(Field.USER_PREFERENCES)) {
                 sql.append(", preferences = ?");
                 values.add(TaskDocument.strings(update.userPreferences()));
@@ -407,7 +451,236 @@ final class JdbcTransaction implements TaskTransaction {
                 }
                 throw new StaleTaskException(taskId, expected.orElse(-1), actual.getAsLong());
             }
+            if (graph != null) {
+                int delta = TaskGraphs.openBlockerDelta(graph.status(), update.status());
+                if (delta != 0) {
+                    countBlocker(taskId, delta);
+                }
+            }
+            if (update.changes(Field.ARCHIVED) && update.archived()) {
+                archiveSubtree(taskId);
+            }
             return readLocked(taskId);
+        });
+    }
+
+    /** What an update that changes the work graph found before it wrote: the task's status then. */
+    private record GraphChange(TaskStatus status) {}
+
+    /**
+     * Checks an update that changes the status or the parent against the work graph before anything is
+     * written (TS-12.6, TS-12.7), holding the task's row locked from here on.
+     *
+     * @return the task's status before the update, or null when the update changes neither
+     */
+    private GraphChange checkGraphChange(TaskUpdate update) throws SQLException {
+        long taskId = update.taskId();
+        if (!update.changes(Field.STATUS) && !update.changes(Field.PARENT)) {
+            return null;
+        }
+        TaskStatus status;
+        long parentId;
+        long version;
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT status, parent_id, version FROM taskagent_tasks WHERE id = ? FOR UPDATE")) {
+            statement.setLong(1, taskId);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    throw new TaskNotFoundException(taskId);
+                }
+                status = TaskStatus.fromWireName(rows.getString(1));
+                parentId = rows.getLong(2);
+                version = rows.getLong(3);
+            }
+        }
+        OptionalLong expected = update.expectedVersion();
+        if (expected.isPresent() && expected.getAsLong() != version) {
+            throw new StaleTaskException(taskId, expected.getAsLong(), version);
+        }
+        if (update.changes(Field.PARENT) && update.parentId() != parentId && update.parentId() != 0) {
+            Graph.lockGraph(connection);
+            if (!Graph.exists(connection, update.parentId())) {
+                throw new TaskNotFoundException(update.parentId());
+            }
+            Optional<List<Long>> chain = Graph.parentChain(connection, taskId, update.parentId());
+            if (chain.isPresent()) {
+                throw TaskGraphException.parentCycle(taskId, update.parentId(), chain.get());
+            }
+        }
+        if (update.changes(Field.STATUS)
+                && update.status() == TaskStatus.SUCCESS
+                && status != TaskStatus.SUCCESS
+                && !update.evenWithOpenChildren()) {
+            refuseOpenChildren(taskId);
+        }
+        return new GraphChange(status);
+    }
+
+    /** Refuses success over a subtask that is pending or running and not archived (TS-12.7). */
+    private void refuseOpenChildren(long taskId) throws SQLException {
+        List<Long> ids;
+        try (PreparedStatement statement = connection.prepareStatement("SELECT id FROM taskagent_tasks WHERE"
+                + " parent_id = ? AND archived = FALSE AND status IN (" + Dialect.PENDING + ", " + Dialect.RUNNING
+                + ") ORDER BY id")) {
+            ids = Graph.longs(statement, taskId);
+        }
+        if (!ids.isEmpty()) {
+            throw TaskGraphException.openChildren(taskId, byId(TaskReader.readIds(connection, dialect, ids)));
+        }
+    }
+
+    private static List<Task> byId(List<Task> tasks) {
+        List<Task> sorted = new ArrayList<>(tasks);
+        sorted.sort(Comparator.comparingLong(Task::id));
+        return List.copyOf(sorted);
+    }
+
+    /**
+     * Moves the open blocker count of the task's dependants (TS-12.3), in one statement whatever their
+     * number, and records an {@code unblocked} event for each that has no open blocker left.
+     */
+    private void countBlocker(long blockerId, int delta) throws SQLException {
+        int dependants = Graph.countBlocker(connection, blockerId, delta);
+        if (dependants > 0 && delta < 0 && feedEvents) {
+            recorded.addAll(Graph.unblockedDependants(connection, blockerId));
+        }
+    }
+
+    /** Archives the task's subtasks, and theirs, with the task (TS-12.6); each one archived now is versioned. */
+    private void archiveSubtree(long taskId) throws SQLException {
+        List<Long> unarchived = Graph.unarchivedDescendants(connection, taskId);
+        if (unarchived.isEmpty()) {
+            return;
+        }
+        Object now = JdbcSupport.toDatabase(now());
+        for (int from = 0; from < unarchived.size(); from += IN_LIST_SIZE) {
+            List<Long> chunk = unarchived.subList(from, Math.min(unarchived.size(), from + IN_LIST_SIZE));
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET archived ="
+                    + " TRUE, " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id IN ("
+                    + Graph.parameters(chunk.size()) + ")")) {
+                statement.setObject(1, now);
+                for (int index = 0; index < chunk.size(); index++) {
+                    statement.setLong(index + 2, chunk.get(index));
+                }
+                statement.executeUpdate();
+            }
+        }
+        TaskReader.readIds(connection, dialect, unarchived).forEach(this::wrote);
+    }
+
+    // ---- the work graph
+
+    @Override
+    public Task addDependency(long dependantId, long blockerId) {
+        checkUsable();
+        StoreArguments.taskId(dependantId);
+        StoreArguments.taskId(blockerId);
+        return sql("make task " + dependantId + " depend on task " + blockerId, () -> {
+            Graph.lockGraph(connection);
+            List<Long> blockers = blockersOf(dependantId);
+            TaskStatus blockerStatus =
+                    Graph.lockStatuses(connection, dialect, List.of(blockerId)).get(blockerId);
+            if (dependantId == blockerId) {
+                throw TaskGraphException.selfDependency(dependantId);
+            }
+            if (blockers.contains(blockerId)) {
+                throw TaskGraphException.duplicateDependency(dependantId, blockerId);
+            }
+            Optional<List<Long>> path = Graph.dependencyPath(connection, dialect, dependantId, blockerId);
+            if (path.isPresent()) {
+                throw TaskGraphException.dependencyCycle(dependantId, blockerId, path.get());
+            }
+            Graph.insertEdges(connection, dependantId, List.of(blockerId));
+            List<Long> after = new ArrayList<>(blockers);
+            after.add(blockerId);
+            Task task = writeBlockers(dependantId, after, blockerStatus == TaskStatus.SUCCESS ? 0 : 1);
+            recorded.add(FeedEncoding.encode(new TaskEvent.DependencyAdded(task, blockerId)));
+            return task;
+        });
+    }
+
+    @Override
+    public Task removeDependency(long dependantId, long blockerId) {
+        checkUsable();
+        StoreArguments.taskId(dependantId);
+        StoreArguments.taskId(blockerId);
+        return sql("remove the dependency of task " + dependantId + " on task " + blockerId, () -> {
+            Graph.lockGraph(connection);
+            List<Long> blockers = blockersOf(dependantId);
+            if (!blockers.contains(blockerId)) {
+                if (!Graph.exists(connection, blockerId)) {
+                    throw new TaskNotFoundException(blockerId);
+                }
+                throw TaskGraphException.noSuchDependency(dependantId, blockerId);
+            }
+            TaskStatus blockerStatus =
+                    Graph.lockStatuses(connection, dialect, List.of(blockerId)).get(blockerId);
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "DELETE FROM taskagent_dependencies WHERE dependant_id = ? AND blocker_id = ?")) {
+                statement.setLong(1, dependantId);
+                statement.setLong(2, blockerId);
+                statement.executeUpdate();
+            }
+            List<Long> after = new ArrayList<>(blockers);
+            after.remove(blockerId);
+            int delta = blockerStatus == TaskStatus.SUCCESS ? 0 : -1;
+            Task task = writeBlockers(dependantId, after, delta);
+            recorded.add(FeedEncoding.encode(new TaskEvent.DependencyRemoved(task, blockerId)));
+            if (delta < 0 && task.openBlockers() == 0) {
+                recorded.add(FeedEncoding.encode(new TaskEvent.Unblocked(task)));
+            }
+            return task;
+        });
+    }
+
+    /** The dependant's blockers as its row lists them; the caller holds the graph's lock. */
+    private List<Long> blockersOf(long dependantId) throws SQLException {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT blocked_by FROM taskagent_tasks WHERE id = ?")) {
+            statement.setLong(1, dependantId);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    throw new TaskNotFoundException(dependantId);
+                }
+                return Graph.readIds(rows.getString(1), dependantId);
+            }
+        }
+    }
+
+    /** Writes the dependant's blockers and moves its open count, versioning it (TS-12.4), and reads it back. */
+    private Task writeBlockers(long dependantId, List<Long> blockers, int openDelta) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET blocked_by = ?,"
+                + " open_blockers = open_blockers + ?, " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id = ?")) {
+            setText(statement, 1, Graph.writeIds(blockers));
+            statement.setInt(2, openDelta);
+            statement.setObject(3, JdbcSupport.toDatabase(now()));
+            statement.setLong(4, dependantId);
+            statement.executeUpdate();
+        }
+        return readLocked(dependantId);
+    }
+
+    @Override
+    public List<Task> listDependants(long taskId) {
+        checkUsable();
+        StoreArguments.taskId(taskId);
+        return sql("list the dependants of task " + taskId, () -> {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "SELECT dependant_id FROM taskagent_dependencies WHERE blocker_id = ? ORDER BY dependant_id")) {
+                return byId(TaskReader.readIds(connection, dialect, Graph.longs(statement, taskId)));
+            }
+        });
+    }
+
+    @Override
+    public List<Task> listChildren(long parentId) {
+        checkUsable();
+        StoreArguments.taskId(parentId);
+        return sql("list the subtasks of task " + parentId, () -> {
+            try (PreparedStatement statement =
+                    connection.prepareStatement("SELECT id FROM taskagent_tasks WHERE parent_id = ? ORDER BY id")) {
+                return byId(TaskReader.readIds(connection, dialect, Graph.longs(statement, parentId)));
+            }
         });
     }
 
@@ -725,18 +998,51 @@ final class JdbcTransaction implements TaskTransaction {
 
     @Override
     public Task complete(long taskId, String agent, int attempt, TaskStatus outcome) {
+        return complete(taskId, agent, attempt, outcome, false);
+    }
+
+    @Override
+    public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, boolean evenWithOpenChildren) {
         checkUsable();
         Objects.requireNonNull(outcome, "outcome");
         if (!outcome.isTerminal()) {
             throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
         }
-        return fenced(
+        if (outcome == TaskStatus.SUCCESS && !evenWithOpenChildren) {
+            StoreArguments.taskId(taskId);
+            StoreArguments.name(agent, "agent");
+            Leases.attempt(attempt);
+            sql("complete task " + taskId, () -> {
+                try {
+                    refuseOpenChildren(taskId);
+                } catch (TaskGraphException refused) {
+                    // A claim that is no longer held says so first, as the completion would have.
+                    Task current = readOne(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
+                    if (current.status() != TaskStatus.RUNNING
+                            || !agent.equals(current.assignee())
+                            || current.attempt() != attempt) {
+                        throw new ClaimLostException(current, agent, attempt);
+                    }
+                    throw refused;
+                }
+                return null;
+            });
+        }
+        Task completed = fenced(
                 "complete task " + taskId,
                 "status = ?, lease_expires_at = NULL",
                 List.of(outcome.wireName()),
                 taskId,
                 agent,
                 attempt);
+        if (outcome == TaskStatus.SUCCESS) {
+            // It was running: its dependants have one open blocker fewer (TS-12.3).
+            sql("unblock the dependants of task " + taskId, () -> {
+                countBlocker(taskId, -1);
+                return null;
+            });
+        }
+        return completed;
     }
 
     @Override

@@ -65,7 +65,7 @@ class SchemaResourcesTest {
         }
     }
 
-    /** The names of the tables and indexes a script creates. */
+    /** The names of the tables and indexes a script creates, alters or drops. */
     private static List<String> objects(JdbcDialect dialect, String script) {
         List<String> names = new ArrayList<>();
         for (String statement : SchemaMigrator.statements(SchemaMigrator.script(dialect.implementation(), script))) {
@@ -73,7 +73,10 @@ class SchemaResourcesTest {
                 String[] words = line.strip().split("[\\s(]+");
                 for (int index = 0; index + 1 < words.length; index++) {
                     if (words[index].equals("TABLE") || words[index].equals("INDEX")) {
-                        String name = words[index + 1].equals("IF") ? words[index + 4] : words[index + 1];
+                        // IF NOT EXISTS before a created object's name, IF EXISTS before a dropped one's.
+                        String name = !words[index + 1].equals("IF")
+                                ? words[index + 1]
+                                : words[index + 2].equals("NOT") ? words[index + 4] : words[index + 3];
                         names.add(name);
                     }
                 }
