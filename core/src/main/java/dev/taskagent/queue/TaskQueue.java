@@ -96,6 +96,7 @@ public final class TaskQueue {
     private final int maxAttempts;
     private final Toolbox tools;
     private final Toolbox workerTools;
+    private final Toolbox graphTools;
     private final TaskObserver observer;
 
     private TaskQueue(Builder builder) {
@@ -106,6 +107,7 @@ public final class TaskQueue {
         this.observer = builder.observer;
         this.tools = QueueTools.toolbox(this);
         this.workerTools = QueueTools.workerToolbox(this);
+        this.graphTools = QueueTools.graphToolbox(this);
     }
 
     /**
@@ -136,10 +138,26 @@ public final class TaskQueue {
      * Their results are short texts, the task as compact JSON where the tool returns one; bad input,
      * refused moves and lost claims are soft errors ({@code isError}).
      *
+     * <p>They know the work graph: {@code create_task} takes a parent, blockers, tags and metadata, {@code
+     * get_task} shows what the task waits for, what waits for it and its subtasks, {@code get_my_queue}
+     * lists ready or blocked tasks. The tools that change the graph itself are {@link #graphTools()}.
+     *
      * @return the toolbox, immutable and thread-safe
      */
     public Toolbox tools() {
         return tools;
+    }
+
+    /**
+     * Returns the work-graph toolset, to give a model beside {@link #tools()} ({@code
+     * queue.tools().with(queue.graphTools())}): {@code add_dependency}, {@code remove_dependency} and {@code
+     * create_task_tree}, which lays out a parent and its subtasks with the waits between them in one call. A
+     * refused change (a cycle, a duplicate, an unknown task) is a soft error that says what to do instead.
+     *
+     * @return the toolbox, immutable and thread-safe
+     */
+    public Toolbox graphTools() {
+        return graphTools;
     }
 
     /**
