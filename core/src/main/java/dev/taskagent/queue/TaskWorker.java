@@ -2,6 +2,7 @@ package dev.taskagent.queue;
 
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.internal.Texts;
+import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Task;
@@ -108,7 +109,12 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
-    private static final Set<String> WAKING_KINDS = Set.of("created", "released", "moved", "lease_expired", "updated");
+    /**
+     * The feed events after which a task may have become claimable: a new or returned task, and {@link
+     * FeedEncoding#UNBLOCKED}, the last unfinished task a task waited for having succeeded.
+     */
+    private static final Set<String> WAKING_KINDS =
+            Set.of("created", "released", "moved", "lease_expired", "updated", FeedEncoding.UNBLOCKED);
 
     private TaskWorker(Builder builder) {
         this.queue = builder.queue;
