@@ -667,6 +667,7 @@ public final class TaskMcpServer implements AutoCloseable {
                             case WORKER -> served.workerTools();
                             case TASKFILE -> TaskfileTools.forProject(taskfileProject);
                             case TASKS -> TaskReadTools.toolbox(served.store(), new ObjectMapper());
+                            case GRAPH -> served.graphTools();
                         };
                 box.tools().stream().filter(tool -> names.add(tool.name())).forEach(tools::add);
             }

@@ -26,7 +26,12 @@ public enum Toolset {
      */
     TASKFILE("taskfile"),
     /** Read-only views: {@code list_tasks} (a session's tasks in order) and {@code get_task_with_steps}. */
-    TASKS("tasks");
+    TASKS("tasks"),
+    /**
+     * The work graph, to serve beside {@link #QUEUE}: {@code add_dependency}, {@code remove_dependency} and
+     * {@code create_task_tree} (a parent and its subtasks with the waits between them in one call).
+     */
+    GRAPH("graph");
 
     private final String wireName;
 

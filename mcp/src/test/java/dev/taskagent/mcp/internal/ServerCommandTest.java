@@ -65,7 +65,8 @@ class ServerCommandTest {
         assertThat(run("--store", "memory", "--stdio", "--toolsets", "queue,admin"))
                 .isEqualTo(2);
         assertThat(err())
-                .startsWith("taskagent-mcp: Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks");
+                .startsWith(
+                        "taskagent-mcp: Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks, graph");
     }
 
     @Test
