@@ -644,14 +644,14 @@ final class QueueTools {
                         + " dependency with remove_dependency.");
             }
         }
-        List<Task> dependants = graphOrEmpty(() -> queue.dependants(task.id()));
+        List<List<Task>> around = queue.dependantsAndChildrenIfKept(task.id());
+        List<Task> dependants = around.get(0);
         if (!dependants.isEmpty()) {
             text.append("\nWaited for by:");
             listed(text, dependants);
         }
-        List<Task> children = graphOrEmpty(() -> queue.children(task.id())).stream()
-                .filter(child -> !child.archived())
-                .toList();
+        List<Task> children =
+                around.get(1).stream().filter(child -> !child.archived()).toList();
         if (!children.isEmpty()) {
             long done = children.stream()
                     .filter(child -> child.status() == TaskStatus.SUCCESS)
@@ -671,15 +671,6 @@ final class QueueTools {
                 .append(TaskJson.listingLine(each, LISTING_DESCRIPTION_LENGTH)));
         if (tasks.size() > GRAPH_LISTING_LIMIT) {
             text.append("\n… and ").append(tasks.size() - GRAPH_LISTING_LIMIT).append(" more");
-        }
-    }
-
-    /** A read of the graph; empty on a store that does not keep it. */
-    private static List<Task> graphOrEmpty(Supplier<List<Task>> read) {
-        try {
-            return read.get();
-        } catch (UnsupportedOperationException e) {
-            return List.of();
         }
     }
 

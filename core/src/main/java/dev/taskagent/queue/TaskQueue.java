@@ -699,6 +699,18 @@ public final class TaskQueue {
         return store().inTransaction(transaction -> transaction.listChildren(taskId));
     }
 
+    /** The dependants and subtasks of a task for a view; both empty on a store without the work graph. */
+    List<List<Task>> dependantsAndChildrenIfKept(long taskId) {
+        StoreArguments.taskId(taskId);
+        return store().inTransaction(transaction -> {
+            try {
+                return List.of(transaction.listDependants(taskId), transaction.listChildren(taskId));
+            } catch (UnsupportedOperationException noGraph) {
+                return List.of(List.of(), List.of());
+            }
+        });
+    }
+
     /**
      * Lists the agent's tasks a claim may hand out now ({@link Task#isReady()}), in claim order.
      *
@@ -912,8 +924,14 @@ public final class TaskQueue {
         if (before == TaskStatus.SUCCESS || after.status() != TaskStatus.SUCCESS) {
             return List.of();
         }
+        List<Task> dependants;
+        try {
+            dependants = transaction.listDependants(after.id());
+        } catch (UnsupportedOperationException noGraph) {
+            return List.of(); // a store without the work graph: nothing waits for anything
+        }
         List<TaskEvent> unblocked = new ArrayList<>();
-        for (Task dependant : transaction.listDependants(after.id())) {
+        for (Task dependant : dependants) {
             if (dependant.openBlockers() == 0) {
                 unblocked.add(new TaskEvent.Unblocked(dependant));
             }
