@@ -10,6 +10,7 @@ import dev.taskagent.internal.Json;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -88,6 +89,18 @@ final class InputRenderer {
      * when it has steps. Every line of the listing comes from here.
      */
     String renderTaskLine(Task task) {
+        return renderTaskLine(task, Map.of());
+    }
+
+    /**
+     * Renders one task of the listing; an unfinished task that waits for unfinished tasks ends in {@code |
+     * Blocked by Task 2, Task 5}, naming the blockers of the listing by their orders (those of other sessions
+     * as {@code task #id}).
+     *
+     * @param task the task
+     * @param sessionTasks the listing's tasks by id, for the blockers' orders and statuses
+     */
+    String renderTaskLine(Task task, Map<Long, Task> sessionTasks) {
         StringBuilder line = new StringBuilder()
                 .append("Task ")
                 .append(task.order())
@@ -108,6 +121,20 @@ final class InputRenderer {
                 line.append(" | ").append(steps.progressLabel());
             }
         }
+        if (task.isBlocked() && !task.status().isTerminal()) {
+            List<String> blockers = new ArrayList<>();
+            for (long blockerId : task.blockedBy()) {
+                Task blocker = sessionTasks.get(blockerId);
+                if (blocker == null) {
+                    blockers.add("task #" + blockerId);
+                } else if (blocker.status() != TaskStatus.SUCCESS) {
+                    blockers.add("Task " + blocker.order());
+                }
+            }
+            if (!blockers.isEmpty()) {
+                line.append(" | Blocked by ").append(String.join(", ", blockers));
+            }
+        }
         return line.toString();
     }
 
@@ -119,9 +146,11 @@ final class InputRenderer {
      */
     List<String> renderListing(List<Task> tasks) {
         List<String> lines = new ArrayList<>(tasks.size());
+        Map<Long, Task> byId = new HashMap<>();
+        tasks.forEach(task -> byId.put(task.id(), task));
         long total = 0;
         for (Task task : tasks) {
-            String line = renderTaskLine(task);
+            String line = renderTaskLine(task, byId);
             lines.add(line);
             total += estimateTokens(line) + 1;
         }

@@ -3,11 +3,13 @@ package dev.taskagent.queue;
 import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.internal.json.TaskJson.View;
 import dev.taskagent.steps.MarkdownSteps;
+import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskRefusedException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.task.TextLimits;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolArgumentException;
@@ -19,7 +21,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The queue toolset: thin adapters from tool calls to {@link TaskQueue} methods.
@@ -44,12 +48,24 @@ final class QueueTools {
     static final String ADD_COMMENT = "add_comment";
     static final String ADD_LINK = "add_link";
     static final String ARCHIVE_TASK = "archive_task";
+    static final String ADD_DEPENDENCY = "add_dependency";
+    static final String REMOVE_DEPENDENCY = "remove_dependency";
+    static final String CREATE_TASK_TREE = "create_task_tree";
 
     /** The structured content of a result without a task. */
     static final String NO_TASK = "{}";
 
     /** Descriptions in a queue listing are cut here; {@code get_task} shows the whole text. */
     static final int LISTING_DESCRIPTION_LENGTH = 120;
+
+    /** How many tasks each graph section of {@code get_task} lists, and blockers a queue line names. */
+    static final int GRAPH_LISTING_LIMIT = 20;
+
+    /** How many blockers a line of {@code get_my_queue} names. */
+    static final int QUEUE_LINE_BLOCKERS = 5;
+
+    /** The filters of {@code get_my_queue}. */
+    static final List<String> QUEUE_FILTERS = List.of("all", "ready", "blocked");
 
     private static final List<String> STATUSES =
             Arrays.stream(TaskStatus.values()).map(TaskStatus::wireName).toList();
@@ -71,6 +87,11 @@ final class QueueTools {
                 addComment(queue),
                 addLink(queue),
                 archiveTask(queue));
+    }
+
+    /** The work-graph tools: dependencies and plans; served beside the queue toolset. */
+    static Toolbox graphToolbox(TaskQueue queue) {
+        return Toolbox.of(addDependency(queue), removeDependency(queue), createTaskTree(queue));
     }
 
     /** The lean toolset of a model that only works tasks. */
@@ -106,15 +127,21 @@ final class QueueTools {
                                 .requiredString("agent_name", "Your agent name")
                                 .requiredInteger("attempt", "The attempt signup_for_task gave you")
                                 .requiredStringEnum("status", "How it ended", OUTCOMES)
-                                .optionalString("comment", "What was done, or why it failed"),
+                                .optionalString("comment", "What was done, or why it failed")
+                                .optionalBoolean(
+                                        "even_with_open_children",
+                                        "true to complete with success although subtasks are unfinished"),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             String agent = arguments.requiredName("agent_name");
                             int attempt = attempt(arguments);
                             TaskStatus outcome = TaskStatus.fromWireName(arguments.requiredChoice("status", OUTCOMES));
                             String comment = arguments.optionalText("comment").orElse(null);
+                            boolean overChildren = arguments
+                                    .optionalBoolean("even_with_open_children")
+                                    .orElse(false);
                             return refusalAsError(() -> {
-                                queue.complete(taskId, agent, attempt, outcome, comment);
+                                queue.complete(taskId, agent, attempt, outcome, comment, overChildren);
                                 return ToolResult.ok("Task #" + taskId + " completed: " + outcome.wireName());
                             });
                         })
@@ -176,15 +203,19 @@ final class QueueTools {
     static Tool createTask(TaskQueue queue) {
         return Tool.of(
                         CREATE_TASK,
-                        "Create a pending task, optionally in an agent's queue.",
-                        JsonSchema.object()
+                        "Create a pending task, optionally in an agent's queue, under a parent task, and waiting for"
+                                + " other tasks: it is not claimed until each of them succeeded.",
+                        graphSchema(JsonSchema.object()
                                 .requiredString("description", "What to do")
                                 .optionalInteger("priority", "Higher is claimed first; default 0")
                                 .optionalString("assignee", "Agent whose queue gets the task")
                                 .optionalString("created_by", "Your agent name")
-                                .optionalString("steps", "Markdown checklist, one '- [ ] step' per line"),
+                                .optionalString("steps", "Markdown checklist, one '- [ ] step' per line")
+                                .optionalInteger("parent_id", "The task this one is a subtask of")
+                                .optionalIntegerArray("blocked_by", "Ids of the tasks it waits for")),
                         arguments -> {
                             var spec = queue.newTask(arguments.requiredText("description"));
+                            graphArguments(arguments, spec);
                             arguments.optionalInt("priority").ifPresent(spec::priority);
                             arguments.optionalName("assignee").ifPresent(spec::assignee);
                             arguments.optionalName("created_by").ifPresent(spec::createdBy);
@@ -196,8 +227,10 @@ final class QueueTools {
                                 }
                                 spec.steps(steps);
                             });
-                            Task task = queue.create(spec.build());
-                            return ToolResult.ok("Task #" + task.id() + " created");
+                            return refusalAsError(() -> {
+                                Task task = queue.create(spec.build());
+                                return ToolResult.ok("Task #" + task.id() + " created" + waitsFor(task));
+                            });
                         })
                 .withHints(ToolHints.writing("Create a task"));
     }
@@ -205,13 +238,16 @@ final class QueueTools {
     static Tool getTask(TaskQueue queue) {
         return Tool.of(
                         GET_TASK,
-                        "Get a task with its comments and links.",
+                        "Get a task with its comments and links, the tasks it waits for, the tasks waiting for it"
+                                + " and its subtasks, each with its status.",
                         JsonSchema.object().requiredInteger("task_id", "Task id"),
                         TaskJson.resultSchema(View.COMPACT),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             return queue.get(taskId)
-                                    .map(task -> ToolResult.ok(TaskJson.render(task, View.COMPACT), result(task)))
+                                    .map(task -> ToolResult.ok(
+                                            TaskJson.render(task, View.COMPACT) + graphSections(queue, task),
+                                            result(task)))
                                     .orElseGet(() -> ToolResult.error(new TaskNotFoundException(taskId).getMessage()));
                         })
                 .withHints(ToolHints.readOnly("Get a task"));
@@ -221,13 +257,18 @@ final class QueueTools {
     static Tool updateTaskById(TaskQueue queue) {
         return Tool.of(
                         UPDATE_TASK,
-                        "Change a task's status, assignee, priority or description. Send only what changes.",
-                        JsonSchema.object()
-                                .requiredInteger("task_id", "Task id")
-                                .optionalStringEnum("status", "New status", STATUSES)
-                                .optionalString("assignee", "New assignee")
-                                .optionalInteger("priority", "New priority")
-                                .optionalString("description", "New description"),
+                        "Change a task's status, assignee, priority, description, tags, metadata or parent. Send"
+                                + " only what changes.",
+                        graphSchema(JsonSchema.object()
+                                        .requiredInteger("task_id", "Task id")
+                                        .optionalStringEnum("status", "New status", STATUSES)
+                                        .optionalString("assignee", "New assignee")
+                                        .optionalInteger("priority", "New priority")
+                                        .optionalString("description", "New description")
+                                        .optionalInteger("parent_id", "New parent task's id; 0 for none"))
+                                .optionalBoolean(
+                                        "even_with_open_children",
+                                        "true to set success although subtasks are unfinished"),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             TaskUpdate.Builder update = TaskUpdate.of(taskId);
@@ -252,6 +293,30 @@ final class QueueTools {
                                 update.description(description.get());
                                 changes = true;
                             }
+                            Optional<List<String>> tags = tags(arguments);
+                            if (tags.isPresent()) {
+                                update.tags(tags.get());
+                                changes = true;
+                            }
+                            Optional<String> metadata = metadata(arguments);
+                            if (metadata.isPresent()) {
+                                update.metadata(metadata.get());
+                                changes = true;
+                            }
+                            OptionalLong parent = arguments.optionalLong("parent_id");
+                            if (parent.isPresent()) {
+                                if (parent.getAsLong() < 0 || parent.getAsLong() == taskId) {
+                                    throw new ToolArgumentException("Argument 'parent_id' must be another task's id,"
+                                            + " or 0 for no parent, not " + parent.getAsLong() + ".");
+                                }
+                                update.parent(parent.getAsLong());
+                                changes = true;
+                            }
+                            if (arguments
+                                    .optionalBoolean("even_with_open_children")
+                                    .orElse(false)) {
+                                update.evenWithOpenChildren();
+                            }
                             if (!changes) {
                                 throw new ToolArgumentException(
                                         "Nothing to update: send at least one of status, assignee, priority, description.");
@@ -267,17 +332,40 @@ final class QueueTools {
     static Tool getMyQueue(TaskQueue queue) {
         return Tool.of(
                         GET_MY_QUEUE,
-                        "List an agent's tasks that are not archived, next to claim first.",
-                        JsonSchema.object().requiredString("agent_name", "Your agent name"),
+                        "List an agent's tasks that are not archived, next to claim first; a task waiting for"
+                                + " unfinished tasks names them. Filter: ready (claimable now) or blocked.",
+                        JsonSchema.object()
+                                .requiredString("agent_name", "Your agent name")
+                                .optionalStringEnum("filter", "Which tasks; default all", QUEUE_FILTERS)
+                                .optionalString("tag", "Only tasks with this tag"),
                         arguments -> {
                             String agent = arguments.requiredName("agent_name");
-                            List<Task> tasks = queue.listQueue(agent);
-                            if (tasks.isEmpty()) {
-                                return ToolResult.ok("No tasks for " + agent);
+                            String filter = arguments
+                                    .optionalChoice("filter", QUEUE_FILTERS)
+                                    .orElse("all");
+                            Optional<String> tag = arguments.optionalName("tag");
+                            List<Task> tasks = filter.equals("ready")
+                                    ? queue.listReady(agent)
+                                    : filter.equals("blocked") ? queue.listBlocked(agent) : queue.listQueue(agent);
+                            if (tag.isPresent()) {
+                                tasks = tasks.stream()
+                                        .filter(task -> task.tags().contains(tag.get()))
+                                        .toList();
                             }
-                            StringBuilder text = new StringBuilder("Tasks of " + agent + ":");
-                            tasks.forEach(task ->
-                                    text.append('\n').append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH)));
+                            String which = filter.equals("all") ? "" : filter + " ";
+                            String tagged =
+                                    tag.map(value -> " tagged '" + value + "'").orElse("");
+                            if (tasks.isEmpty()) {
+                                String noun = which.isEmpty() ? "No tasks" : "No " + which + "tasks";
+                                return ToolResult.ok(noun + tagged + " for " + agent);
+                            }
+                            String title = which.isEmpty()
+                                    ? "Tasks"
+                                    : Character.toUpperCase(which.charAt(0)) + which.substring(1) + "tasks";
+                            StringBuilder text = new StringBuilder(title + " of " + agent + tagged + ":");
+                            tasks.forEach(task -> text.append('\n')
+                                    .append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH))
+                                    .append(openBlockersNote(queue, task)));
                             return ToolResult.ok(text.toString());
                         })
                 .withHints(ToolHints.readOnly("List an agent's queue"));
@@ -339,6 +427,251 @@ final class QueueTools {
                             });
                         })
                 .withHints(ToolHints.writing("Archive a task").destructive().idempotent());
+    }
+
+    static Tool addDependency(TaskQueue queue) {
+        return Tool.of(
+                        ADD_DEPENDENCY,
+                        "Make a task wait for another: it is not claimed until that task succeeded. Refused if it"
+                                + " would close a cycle.",
+                        JsonSchema.object()
+                                .requiredInteger("task_id", "The task that waits")
+                                .requiredInteger("blocker_id", "The task it waits for"),
+                        arguments -> {
+                            long taskId = arguments.requiredId("task_id");
+                            long blockerId = arguments.requiredId("blocker_id");
+                            return refusalAsError(() -> {
+                                Task task = queue.addDependency(taskId, blockerId);
+                                return ToolResult.ok("Task #" + taskId + " now waits for task #" + blockerId + "; "
+                                        + unfinished(task));
+                            });
+                        })
+                .withHints(ToolHints.writing("Make a task wait for another"));
+    }
+
+    static Tool removeDependency(TaskQueue queue) {
+        return Tool.of(
+                        REMOVE_DEPENDENCY,
+                        "Stop a task waiting for another, e.g. for a failed task you will not retry.",
+                        JsonSchema.object()
+                                .requiredInteger("task_id", "The task that waits")
+                                .requiredInteger("blocker_id", "The task it waits for"),
+                        arguments -> {
+                            long taskId = arguments.requiredId("task_id");
+                            long blockerId = arguments.requiredId("blocker_id");
+                            return refusalAsError(() -> {
+                                Task task = queue.removeDependency(taskId, blockerId);
+                                return ToolResult.ok("Task #" + taskId + " no longer waits for task #" + blockerId
+                                        + "; " + unfinished(task));
+                            });
+                        })
+                .withHints(ToolHints.writing("Stop a task waiting for another").destructive());
+    }
+
+    static Tool createTaskTree(TaskQueue queue) {
+        JsonSchema child = graphSchema(JsonSchema.object()
+                .requiredString("key", "Your name for this subtask, unique in the call")
+                .requiredString("description", "What to do")
+                .optionalInteger("priority", "Higher is claimed first; default 0")
+                .optionalString("assignee", "Agent whose queue gets it")
+                .optionalString("steps", "Markdown checklist, one '- [ ] step' per line")
+                .optionalStringArray("blocked_by", "Keys of the subtasks it waits for"));
+        return Tool.of(
+                        CREATE_TASK_TREE,
+                        "Lay out a plan in one call: a parent task and its subtasks, each waiting for the subtasks"
+                                + " its blocked_by keys name. All tasks are created, or none. Returns the ids by key.",
+                        graphSchema(JsonSchema.object()
+                                        .requiredString("description", "The parent task: the goal")
+                                        .optionalInteger("priority", "The parent's priority; default 0")
+                                        .optionalString("assignee", "Agent whose queue gets the parent")
+                                        .optionalString("created_by", "Your agent name, recorded on every task")
+                                        .optionalInteger("parent_id", "An existing task to put the parent under"))
+                                .requiredObjectArray(
+                                        "children", "The subtasks, at most " + TaskTree.MAX_CHILDREN, child),
+                        arguments -> {
+                            Optional<String> createdBy = arguments.optionalName("created_by");
+                            NewTask.Builder parent = queue.newTask(arguments.requiredText("description"));
+                            arguments.optionalInt("priority").ifPresent(parent::priority);
+                            arguments.optionalName("assignee").ifPresent(parent::assignee);
+                            createdBy.ifPresent(parent::createdBy);
+                            graphArguments(arguments, parent);
+                            List<ToolArguments> children = arguments.requiredObjectList("children");
+                            if (children.isEmpty()) {
+                                throw new ToolArgumentException(
+                                        "Argument 'children' is empty; give at least one subtask, or use create_task.");
+                            }
+                            TaskTree tree;
+                            try {
+                                TaskTree.Builder builder = TaskTree.builder(parent.build());
+                                for (ToolArguments each : children) {
+                                    String key = each.requiredName("key");
+                                    NewTask.Builder spec = queue.newTask(each.requiredText("description"));
+                                    each.optionalInt("priority").ifPresent(spec::priority);
+                                    each.optionalName("assignee").ifPresent(spec::assignee);
+                                    createdBy.ifPresent(spec::createdBy);
+                                    each.optionalText("steps").ifPresent(spec::steps);
+                                    tags(each).ifPresent(spec::tags);
+                                    metadata(each).ifPresent(spec::metadata);
+                                    builder.child(
+                                            key,
+                                            spec.build(),
+                                            each.optionalStringList("blocked_by")
+                                                    .orElse(List.of()));
+                                }
+                                tree = builder.build();
+                            } catch (IllegalArgumentException e) {
+                                throw new ToolArgumentException("Nothing was created: " + e.getMessage() + ".");
+                            }
+                            return refusalAsError(() -> {
+                                TaskTree.Created created = queue.createTree(tree);
+                                StringBuilder text = new StringBuilder(
+                                        "Task #" + created.parent().id() + " created with "
+                                                + created.children().size() + " subtasks:");
+                                for (TaskTree.Child each : tree.children()) {
+                                    Task task = created.child(each.key());
+                                    text.append('\n')
+                                            .append(each.key())
+                                            .append(": #")
+                                            .append(task.id());
+                                    if (!each.blockedBy().isEmpty()) {
+                                        text.append(", waits for ").append(String.join(", ", each.blockedBy()));
+                                    }
+                                }
+                                return ToolResult.ok(text.toString());
+                            });
+                        })
+                .withHints(ToolHints.writing("Lay out a plan of tasks"));
+    }
+
+    /** Adds the tags and metadata parameters every task-creating tool takes. */
+    private static JsonSchema graphSchema(JsonSchema schema) {
+        return schema.optionalStringArray("tags", "Short labels, at most " + Task.MAX_TAGS)
+                .optionalFreeObject("metadata", "Your own JSON object, kept as sent, e.g. {\"issue\": \"PROJ-12\"}");
+    }
+
+    /** Reads parent_id, blocked_by, tags and metadata into a spec. */
+    private static void graphArguments(ToolArguments arguments, NewTask.Builder spec) {
+        OptionalLong parent = arguments.optionalLong("parent_id");
+        if (parent.isPresent()) {
+            if (parent.getAsLong() < 0) {
+                throw new ToolArgumentException(
+                        "Argument 'parent_id' must be a task's id, or 0 for none, not " + parent.getAsLong() + ".");
+            }
+            spec.parent(parent.getAsLong());
+        }
+        if (arguments.has("blocked_by")) {
+            spec.blockedBy(arguments.optionalIdList("blocked_by").orElseThrow());
+        }
+        tags(arguments).ifPresent(spec::tags);
+        metadata(arguments).ifPresent(spec::metadata);
+    }
+
+    private static Optional<List<String>> tags(ToolArguments arguments) {
+        return arguments.optionalStringList("tags").map(tags -> {
+            try {
+                return TextLimits.checkTags(tags);
+            } catch (IllegalArgumentException e) {
+                throw new ToolArgumentException("Argument 'tags': " + e.getMessage() + ".");
+            }
+        });
+    }
+
+    /** The metadata as JSON text: sent as an object, or as a string holding one. */
+    private static Optional<String> metadata(ToolArguments arguments) {
+        Optional<String> text;
+        try {
+            text = arguments.optionalObject("metadata").map(ToolArguments::toJson);
+        } catch (ToolArgumentException notAnObject) {
+            try {
+                text = arguments.optionalString("metadata");
+            } catch (ToolArgumentException notAString) {
+                throw new ToolArgumentException(
+                        notAnObject.getMessage() + " Send a JSON object such as {\"issue\": \"PROJ-12\"}.");
+            }
+        }
+        return text.map(json -> {
+            try {
+                return TextLimits.checkMetadata(json);
+            } catch (IllegalArgumentException e) {
+                throw new ToolArgumentException("Argument 'metadata': " + e.getMessage() + ".");
+            }
+        });
+    }
+
+    /** ", waiting for #3, #4" for a task created with blockers. */
+    private static String waitsFor(Task task) {
+        if (task.blockedBy().isEmpty()) {
+            return "";
+        }
+        return ", waiting for " + task.blockedBy().stream().map(id -> "#" + id).collect(Collectors.joining(", "));
+    }
+
+    private static String unfinished(Task task) {
+        return task.openBlockers() == 0
+                ? "it waits for no unfinished task"
+                : "it waits for " + task.openBlockers() + " unfinished task" + (task.openBlockers() == 1 ? "" : "s");
+    }
+
+    /** " — waits for #3 (failed), #4 (pending)" for an unfinished task with open blockers. */
+    private static String openBlockersNote(TaskQueue queue, Task task) {
+        if (!task.isBlocked() || task.status().isTerminal()) {
+            return "";
+        }
+        List<Task> open = queue.blockers(task.id()).stream()
+                .filter(blocker -> blocker.status() != TaskStatus.SUCCESS)
+                .toList();
+        String named = open.stream()
+                .limit(QUEUE_LINE_BLOCKERS)
+                .map(blocker -> "#" + blocker.id() + " (" + blocker.status().wireName() + ")")
+                .collect(Collectors.joining(", "));
+        String more = open.size() > QUEUE_LINE_BLOCKERS ? " and " + (open.size() - QUEUE_LINE_BLOCKERS) + " more" : "";
+        return " — waits for " + named + more;
+    }
+
+    /** The blockers, dependants and subtasks of a task, each with its status; empty when it has none. */
+    private static String graphSections(TaskQueue queue, Task task) {
+        StringBuilder text = new StringBuilder();
+        if (!task.blockedBy().isEmpty()) {
+            List<Task> blockers = queue.blockers(task.id());
+            text.append("\nWaits for (")
+                    .append(task.openBlockers())
+                    .append(" of ")
+                    .append(blockers.size())
+                    .append(" unfinished):");
+            listed(text, blockers);
+            if (blockers.stream().anyMatch(blocker -> blocker.status() == TaskStatus.FAILED)) {
+                text.append("\nA failed task it waits for keeps it blocked: retry that task, or remove the"
+                        + " dependency with remove_dependency.");
+            }
+        }
+        List<List<Task>> around = queue.dependantsAndChildrenIfKept(task.id());
+        List<Task> dependants = around.get(0);
+        if (!dependants.isEmpty()) {
+            text.append("\nWaited for by:");
+            listed(text, dependants);
+        }
+        List<Task> children =
+                around.get(1).stream().filter(child -> !child.archived()).toList();
+        if (!children.isEmpty()) {
+            long done = children.stream()
+                    .filter(child -> child.status() == TaskStatus.SUCCESS)
+                    .count();
+            text.append("\nSubtasks (")
+                    .append(done)
+                    .append('/')
+                    .append(children.size())
+                    .append(" done):");
+            listed(text, children);
+        }
+        return text.toString();
+    }
+
+    private static void listed(StringBuilder text, List<Task> tasks) {
+        tasks.stream().limit(GRAPH_LISTING_LIMIT).forEach(each -> text.append('\n')
+                .append(TaskJson.listingLine(each, LISTING_DESCRIPTION_LENGTH)));
+        if (tasks.size() > GRAPH_LISTING_LIMIT) {
+            text.append("\n… and ").append(tasks.size() - GRAPH_LISTING_LIMIT).append(" more");
+        }
     }
 
     private static int attempt(ToolArguments arguments) {

@@ -17,6 +17,7 @@ import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskArchivedException;
 import dev.taskagent.task.TaskCompleteException;
+import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotAssignedException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
@@ -53,7 +54,15 @@ import java.util.function.Supplier;
  * {@link TaskEvent.Moved} (which carries the comment); {@code comment} → {@link TaskEvent.Commented};
  * {@code update} → {@link TaskEvent.StatusChanged} when the status changed and {@link
  * TaskEvent.Updated} when another field changed; {@code link} and {@code archive} → {@link
- * TaskEvent.Updated}.
+ * TaskEvent.Updated}; {@code addDependency} → {@link TaskEvent.DependencyAdded}; {@code removeDependency}
+ * → {@link TaskEvent.DependencyRemoved}; {@code createTree} → a {@link TaskEvent.Created} per task. A
+ * {@code complete}, {@code update} or {@code removeDependency} after which a task waits for nothing
+ * unfinished any more is followed by a {@link TaskEvent.Unblocked} for that task.
+ *
+ * <p>The work graph: a task may {@linkplain #addDependency(long, long) wait for} others and is claimed only
+ * when each ended in success; {@link #createTree(TaskTree)} lays out a parent, its subtasks and their waits
+ * in one call; {@link #listReady(String)} and {@link #listBlocked(String)} tell them apart. See {@code
+ * docs/workgraph.md}.
  *
  * <p>Queues are by assignee and span sessions: a task of any session assigned to {@code alice} is in
  * alice's queue. The queue's own {@linkplain #sessionId() session} only holds the tasks created through
@@ -87,6 +96,7 @@ public final class TaskQueue {
     private final int maxAttempts;
     private final Toolbox tools;
     private final Toolbox workerTools;
+    private final Toolbox graphTools;
     private final TaskObserver observer;
 
     private TaskQueue(Builder builder) {
@@ -97,6 +107,7 @@ public final class TaskQueue {
         this.observer = builder.observer;
         this.tools = QueueTools.toolbox(this);
         this.workerTools = QueueTools.workerToolbox(this);
+        this.graphTools = QueueTools.graphToolbox(this);
     }
 
     /**
@@ -127,10 +138,26 @@ public final class TaskQueue {
      * Their results are short texts, the task as compact JSON where the tool returns one; bad input,
      * refused moves and lost claims are soft errors ({@code isError}).
      *
+     * <p>They know the work graph: {@code create_task} takes a parent, blockers, tags and metadata, {@code
+     * get_task} shows what the task waits for, what waits for it and its subtasks, {@code get_my_queue}
+     * lists ready or blocked tasks. The tools that change the graph itself are {@link #graphTools()}.
+     *
      * @return the toolbox, immutable and thread-safe
      */
     public Toolbox tools() {
         return tools;
+    }
+
+    /**
+     * Returns the work-graph toolset, to give a model beside {@link #tools()} ({@code
+     * queue.tools().with(queue.graphTools())}): {@code add_dependency}, {@code remove_dependency} and {@code
+     * create_task_tree}, which lays out a parent and its subtasks with the waits between them in one call. A
+     * refused change (a cycle, a duplicate, an unknown task) is a soft error that says what to do instead.
+     *
+     * @return the toolbox, immutable and thread-safe
+     */
+    public Toolbox graphTools() {
+        return graphTools;
     }
 
     /**
@@ -315,6 +342,32 @@ public final class TaskQueue {
      * @throws TaskStoreException if the store fails (nothing was written)
      */
     public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, String comment) {
+        return complete(taskId, agent, attempt, outcome, comment, false);
+    }
+
+    /**
+     * Ends a claim like {@link #complete(long, String, int, TaskStatus, String)}; with {@code
+     * evenWithOpenChildren}, with success even though subtasks of the task are still pending or running
+     * (which is refused otherwise). Dependants whose last open blocker this success was get an {@link
+     * TaskEvent.Unblocked} after the {@link TaskEvent.Completed}.
+     *
+     * @param taskId the task
+     * @param agent the agent that claimed it
+     * @param attempt the claim's attempt
+     * @param outcome {@link TaskStatus#SUCCESS} or {@link TaskStatus#FAILED}
+     * @param comment what was done, or why it failed; null for none; not blank otherwise
+     * @param evenWithOpenChildren true to complete with success over unfinished subtasks
+     * @return the task after the change
+     * @throws TaskGraphException if the outcome is success, a subtask is unfinished and {@code
+     *     evenWithOpenChildren} is false (its {@link TaskGraphException#tasks()} are those subtasks); nothing
+     *     written
+     * @throws ClaimLostException if the task is no longer running under that agent and attempt
+     * @throws TaskNotFoundException if there is no such task
+     * @throws IllegalArgumentException if the outcome is not terminal or an argument is out of range
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task complete(
+            long taskId, String agent, int attempt, TaskStatus outcome, String comment, boolean evenWithOpenChildren) {
         checkClaim(taskId, agent, attempt);
         Objects.requireNonNull(outcome, "outcome");
         if (!outcome.isTerminal()) {
@@ -322,12 +375,15 @@ public final class TaskQueue {
                     + "; use release to give the" + " task back");
         }
         optionalComment(comment);
-        Task done = runner.run((transaction, events) -> {
-            Task completed = transaction.complete(taskId, agent, attempt, outcome);
+        Task done = runner.runWithStoreEvents((transaction, events, storeEvents) -> {
+            Task completed = evenWithOpenChildren
+                    ? transaction.complete(taskId, agent, attempt, outcome, true)
+                    : transaction.complete(taskId, agent, attempt, outcome);
             if (comment != null) {
                 completed = transaction.addComment(taskId, agent, comment);
             }
             events.add(new TaskEvent.Completed(completed, agent, outcome, comment));
+            storeEvents.addAll(unblockedBy(transaction, TaskStatus.RUNNING, completed));
             return completed;
         });
         observer.taskCompleted(done, agent, outcome);
@@ -621,13 +677,212 @@ public final class TaskQueue {
         });
     }
 
+    /**
+     * Makes a task wait for another: no claim hands it out until the blocker ended in success. Publishes
+     * {@link TaskEvent.DependencyAdded}.
+     *
+     * @param dependantId the task that waits; positive
+     * @param blockerId the task it waits for; positive, any session
+     * @return the dependant after the change
+     * @throws IllegalArgumentException if an id is not positive
+     * @throws TaskNotFoundException if either task does not exist; nothing written
+     * @throws TaskGraphException if the ids are equal, the dependency exists, or it would close a cycle (its
+     *     {@link TaskGraphException#tasks()} is the cycle); nothing written
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task addDependency(long dependantId, long blockerId) {
+        StoreArguments.taskId(dependantId);
+        StoreArguments.taskId(blockerId);
+        return runner.runWithStoreEvents((transaction, events, storeEvents) -> {
+            Task dependant = transaction.addDependency(dependantId, blockerId);
+            storeEvents.add(new TaskEvent.DependencyAdded(dependant, blockerId));
+            return dependant;
+        });
+    }
+
+    /**
+     * Removes a dependency. Publishes {@link TaskEvent.DependencyRemoved}, and {@link TaskEvent.Unblocked}
+     * when the dependant waits for nothing unfinished any more.
+     *
+     * @param dependantId the task that waits; positive
+     * @param blockerId the task it waits for; positive
+     * @return the dependant after the change
+     * @throws IllegalArgumentException if an id is not positive
+     * @throws TaskNotFoundException if a task does not exist; nothing written
+     * @throws TaskGraphException if there is no such dependency; nothing written
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task removeDependency(long dependantId, long blockerId) {
+        StoreArguments.taskId(dependantId);
+        StoreArguments.taskId(blockerId);
+        return runner.runWithStoreEvents((transaction, events, storeEvents) -> {
+            int openBefore = existing(transaction, dependantId).openBlockers();
+            Task dependant = transaction.removeDependency(dependantId, blockerId);
+            storeEvents.add(new TaskEvent.DependencyRemoved(dependant, blockerId));
+            if (openBefore > 0 && dependant.openBlockers() == 0) {
+                storeEvents.add(new TaskEvent.Unblocked(dependant));
+            }
+            return dependant;
+        });
+    }
+
+    /**
+     * Lists the tasks a task waits for, lowest id first, with their statuses: a failed one keeps the task
+     * blocked until it is retried or the dependency removed.
+     *
+     * @param taskId the dependant; positive
+     * @return its blockers; empty when none
+     * @throws IllegalArgumentException if {@code taskId} is not positive
+     * @throws TaskNotFoundException if there is no such task
+     */
+    public List<Task> blockers(long taskId) {
+        StoreArguments.taskId(taskId);
+        return store().inTransaction(transaction -> {
+            List<Task> blockers = new ArrayList<>();
+            for (long blockerId : existing(transaction, taskId).blockedBy()) {
+                transaction.findTask(blockerId).ifPresent(blockers::add);
+            }
+            return List.copyOf(blockers);
+        });
+    }
+
+    /**
+     * Lists the tasks that wait for a task, lowest id first.
+     *
+     * @param taskId the blocker; positive
+     * @return its dependants; empty when none or when there is no such task
+     * @throws IllegalArgumentException if {@code taskId} is not positive
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     */
+    public List<Task> dependants(long taskId) {
+        StoreArguments.taskId(taskId);
+        return store().inTransaction(transaction -> transaction.listDependants(taskId));
+    }
+
+    /**
+     * Lists a task's subtasks (not theirs), lowest id first, archived ones included.
+     *
+     * @param taskId the parent; positive
+     * @return its subtasks; empty when none or when there is no such task
+     * @throws IllegalArgumentException if {@code taskId} is not positive
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     */
+    public List<Task> children(long taskId) {
+        StoreArguments.taskId(taskId);
+        return store().inTransaction(transaction -> transaction.listChildren(taskId));
+    }
+
+    /** The dependants and subtasks of a task for a view; both empty on a store without the work graph. */
+    List<List<Task>> dependantsAndChildrenIfKept(long taskId) {
+        StoreArguments.taskId(taskId);
+        return store().inTransaction(transaction -> {
+            try {
+                return List.of(transaction.listDependants(taskId), transaction.listChildren(taskId));
+            } catch (UnsupportedOperationException noGraph) {
+                return List.of(List.of(), List.of());
+            }
+        });
+    }
+
+    /**
+     * Lists the agent's tasks a claim may hand out now ({@link Task#isReady()}), in claim order.
+     *
+     * @param agent the agent's name; not blank
+     * @return the ready tasks; the first is the one {@link #claimNext(String)} would claim
+     * @throws IllegalArgumentException if {@code agent} is blank or too long
+     */
+    public List<Task> listReady(String agent) {
+        return listQueue(agent).stream().filter(Task::isReady).toList();
+    }
+
+    /**
+     * Lists the agent's unfinished tasks that wait for a task not (yet) ended in success, in claim order.
+     *
+     * @param agent the agent's name; not blank
+     * @return the blocked tasks
+     * @throws IllegalArgumentException if {@code agent} is blank or too long
+     */
+    public List<Task> listBlocked(String agent) {
+        return listQueue(agent).stream().filter(TaskQueue::isOpenAndBlocked).toList();
+    }
+
+    /**
+     * Lists a session's tasks a claim may hand out now, in the session's order.
+     *
+     * @param sessionId the session; not blank
+     * @return the ready tasks
+     * @throws IllegalArgumentException if {@code sessionId} is blank or too long
+     */
+    public List<Task> listReadyInSession(String sessionId) {
+        StoreArguments.sessionId(sessionId);
+        return store().inTransaction(transaction -> transaction.listTasks(sessionId)).stream()
+                .filter(Task::isReady)
+                .toList();
+    }
+
+    /**
+     * Lists a session's unfinished, non-archived tasks that wait for a task not (yet) ended in success, in
+     * the session's order.
+     *
+     * @param sessionId the session; not blank
+     * @return the blocked tasks
+     * @throws IllegalArgumentException if {@code sessionId} is blank or too long
+     */
+    public List<Task> listBlockedInSession(String sessionId) {
+        StoreArguments.sessionId(sessionId);
+        return store().inTransaction(transaction -> transaction.listTasks(sessionId)).stream()
+                .filter(task -> !task.archived() && isOpenAndBlocked(task))
+                .toList();
+    }
+
+    /**
+     * Lays out a plan in one transaction: creates the parent, then its subtasks (each a subtask of the
+     * parent, blockers first), each waiting for the subtasks its keys name. Publishes a {@link
+     * TaskEvent.Created} for each task. Either the whole tree is written or nothing.
+     *
+     * @param tree the plan, checked when it was built
+     * @return the new parent and the new subtasks by key
+     * @throws NullPointerException if {@code tree} is null
+     * @throws TaskNotFoundException if the parent's parent or a blocker given by id does not exist; nothing
+     *     written
+     * @throws UnsupportedOperationException if the store does not implement the work graph
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public TaskTree.Created createTree(TaskTree tree) {
+        Objects.requireNonNull(tree, "tree");
+        return runner.run((transaction, events) -> {
+            NewTask parentSpec = tree.parent();
+            Task parent =
+                    transaction.appendTask(withDefaults(parentSpec, parentSpec.parentId(), parentSpec.blockedBy()));
+            events.add(new TaskEvent.Created(parent));
+            java.util.Map<String, Task> byKey = new java.util.HashMap<>();
+            for (TaskTree.Child child : tree.creationOrder()) {
+                java.util.TreeSet<Long> blockers =
+                        new java.util.TreeSet<>(child.spec().blockedBy());
+                child.blockedBy().forEach(key -> blockers.add(byKey.get(key).id()));
+                Task created = transaction.appendTask(withDefaults(child.spec(), parent.id(), List.copyOf(blockers)));
+                events.add(new TaskEvent.Created(created));
+                byKey.put(child.key(), created);
+            }
+            java.util.Map<String, Task> declared = new java.util.LinkedHashMap<>();
+            tree.children().forEach(child -> declared.put(child.key(), byKey.get(child.key())));
+            return new TaskTree.Created(parent, declared);
+        });
+    }
+
     @Override
     public String toString() {
         return "TaskQueue[store=" + store() + ", sessionId=" + sessionId + "]";
     }
 
+    private static boolean isOpenAndBlocked(Task task) {
+        return task.isBlocked() && !task.status().isTerminal();
+    }
+
     private Task updateOnce(TaskUpdate update) {
-        return runner.run((transaction, events) -> {
+        return runner.runWithStoreEvents((transaction, events, storeEvents) -> {
             Task before = existing(transaction, update.taskId());
             TaskUpdate effective = withPreviousAssignee(update, before);
             boolean versionHolds = update.expectedVersion().isEmpty()
@@ -642,6 +897,7 @@ public final class TaskQueue {
             if (update.fields().stream().anyMatch(field -> field != TaskUpdate.Field.STATUS)) {
                 events.add(new TaskEvent.Updated(after));
             }
+            storeEvents.addAll(unblockedBy(transaction, before.status(), after));
             return after;
         });
     }
@@ -668,7 +924,13 @@ public final class TaskQueue {
                 case STEPS -> copy.steps(update.steps());
                 case CURRENT_STEP -> copy.currentStep(update.currentStep());
                 case ARCHIVED -> copy.archived(update.archived());
+                case PARENT -> copy.parent(update.parentId());
+                case TAGS -> copy.tags(update.tags());
+                case METADATA -> copy.metadata(update.metadata());
             }
+        }
+        if (update.evenWithOpenChildren()) {
+            copy.evenWithOpenChildren();
         }
         if (reassigns) {
             copy.previousAssignee(before.assignee());
@@ -712,6 +974,44 @@ public final class TaskQueue {
                 task.blockedBy(),
                 task.tags(),
                 task.metadata());
+    }
+
+    private NewTask withDefaults(NewTask task, long parentId, List<Long> blockedBy) {
+        return new NewTask(
+                task.sessionId(),
+                task.description(),
+                task.priority(),
+                task.assignee(),
+                task.createdBy(),
+                task.steps(),
+                task.maxAttempts() > 0 ? task.maxAttempts() : maxAttempts,
+                parentId,
+                blockedBy,
+                task.tags(),
+                task.metadata());
+    }
+
+    /**
+     * The {@link TaskEvent.Unblocked} events the store recorded in its feed when a task's change to success
+     * left dependants without an open blocker (TS-12.3), for the listeners.
+     */
+    private static List<TaskEvent> unblockedBy(TaskTransaction transaction, TaskStatus before, Task after) {
+        if (before == TaskStatus.SUCCESS || after.status() != TaskStatus.SUCCESS) {
+            return List.of();
+        }
+        List<Task> dependants;
+        try {
+            dependants = transaction.listDependants(after.id());
+        } catch (UnsupportedOperationException noGraph) {
+            return List.of(); // a store without the work graph: nothing waits for anything
+        }
+        List<TaskEvent> unblocked = new ArrayList<>();
+        for (Task dependant : dependants) {
+            if (dependant.openBlockers() == 0) {
+                unblocked.add(new TaskEvent.Unblocked(dependant));
+            }
+        }
+        return unblocked;
     }
 
     private static Task existing(TaskTransaction transaction, long taskId) {

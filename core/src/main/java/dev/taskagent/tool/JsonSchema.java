@@ -236,6 +236,18 @@ public final class JsonSchema {
         return object(name, description, false, schema);
     }
 
+    /**
+     * Adds an optional object property whose properties the caller chooses (any JSON object), such as a
+     * task's metadata.
+     *
+     * @param name the property
+     * @param description for the model
+     * @return this builder
+     */
+    public JsonSchema optionalFreeObject(String name, String description) {
+        return typed(name, description, false, "object");
+    }
+
     /** @return the schema as compact JSON */
     public String toJson() {
         return root.toString();

@@ -241,6 +241,34 @@ public final class ToolArguments {
     }
 
     /**
+     * Reads an optional list of task ids: positive integers, none twice. A single id is read as a list of
+     * one.
+     *
+     * @param name the argument's name
+     * @return the ids in the order sent; empty when the argument is absent
+     * @throws ToolArgumentException if an element is not a positive integer or an id is given twice
+     */
+    public Optional<List<Long>> optionalIdList(String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        List<Long> result = new ArrayList<>();
+        for (JsonNode element : elements(value)) {
+            long id = toLong(name, element);
+            if (id <= 0) {
+                throw new ToolArgumentException(
+                        "Argument '" + name + "' holds " + id + "; task ids are positive integers.");
+            }
+            if (result.contains(id)) {
+                throw new ToolArgumentException("Argument '" + name + "' names task " + id + " twice; name it once.");
+            }
+            result.add(id);
+        }
+        return Optional.of(List.copyOf(result));
+    }
+
+    /**
      * Reads an optional list of strings; a single string is read as a list of one.
      *
      * @param name the argument's name

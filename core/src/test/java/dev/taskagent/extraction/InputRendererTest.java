@@ -266,6 +266,30 @@ class InputRendererTest {
         assertThat(InputRenderer.estimateTokens("😀")).isEqualTo(2);
     }
 
+    @Test
+    void aListedTaskWaitingForUnfinishedTasksNamesThemByOrderOrIdFromAnotherSession() {
+        Task build = task(1, "Build", TaskStatus.FAILED);
+        Task docs = task(2, "Docs", TaskStatus.SUCCESS);
+        Task deploy = TaskBuilder.from(task(3, "Deploy", TaskStatus.PENDING))
+                .blockedBy(List.of(1L, 2L, 99L))
+                .openBlockers(2)
+                .build();
+        Task done = TaskBuilder.from(task(4, "Announce", TaskStatus.SUCCESS))
+                .blockedBy(List.of(1L))
+                .openBlockers(1)
+                .build();
+
+        assertThat(renderer.renderListing(List.of(build, docs, deploy, done)))
+                .containsExactly(
+                        "Task 1: Build (Status: failed)",
+                        "Task 2: Docs (Status: success)",
+                        "Task 3: Deploy (Status: pending) | Blocked by Task 1, task #99",
+                        "Task 4: Announce (Status: success)");
+        assertThat(renderer.renderTaskLine(deploy))
+                .as("without the listing, blockers are named by id")
+                .isEqualTo("Task 3: Deploy (Status: pending) | Blocked by task #1, task #2, task #99");
+    }
+
     static Task task(int order, String description, TaskStatus status) {
         return TaskBuilder.newBuilder()
                 .id(order)

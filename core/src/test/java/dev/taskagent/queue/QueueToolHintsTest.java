@@ -54,6 +54,23 @@ class QueueToolHintsTest {
     }
 
     @Test
+    void everyGraphToolDeclaresItsHints() {
+        Map<String, ToolHints> hints = new LinkedHashMap<>();
+        for (Tool tool : TaskQueue.builder(UNTOUCHABLE).build().graphTools().tools()) {
+            hints.put(tool.name(), tool.hints().orElseThrow());
+        }
+
+        assertThat(hints)
+                .containsExactly(
+                        Map.entry("add_dependency", ToolHints.writing("Make a task wait for another")),
+                        Map.entry(
+                                "remove_dependency",
+                                ToolHints.writing("Stop a task waiting for another")
+                                        .destructive()),
+                        Map.entry("create_task_tree", ToolHints.writing("Lay out a plan of tasks")));
+    }
+
+    @Test
     void theWorkerToolsAreTheSameToolsWithTheSameHints() {
         TaskQueue queue = TaskQueue.builder(UNTOUCHABLE).build();
         for (Tool worker : queue.workerTools().tools()) {

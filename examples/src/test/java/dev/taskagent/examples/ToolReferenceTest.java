@@ -46,6 +46,7 @@ class ToolReferenceTest {
     private static final String EXTRACTION = "Extraction toolset";
     private static final String QUEUE = "Queue toolset";
     private static final String WORKER = "Worker toolset";
+    private static final String GRAPH = "Graph toolset";
     private static final String TASKFILE = "Taskfile toolset";
 
     private static final Pattern SECTION_HEADING = Pattern.compile("^## (.+)$");
@@ -91,6 +92,12 @@ class ToolReferenceTest {
     }
 
     @Test
+    void theGraphSectionDocumentsEveryGraphToolWithItsParameters() {
+        assertThat(documentedSignatures(reference, GRAPH))
+                .containsExactlyElementsOf(signatures(queue().graphTools().definitions()));
+    }
+
+    @Test
     void theWorkerSectionNamesExactlyTheWorkerTools() {
         assertThat(workerToolsNamedIn(reference))
                 .containsExactlyElementsOf(names(queue().workerTools().definitions()));
@@ -121,7 +128,10 @@ class ToolReferenceTest {
             if (heading.matches()) {
                 section = heading.group(1);
             } else if (TOOL_HEADING.matcher(line).matches()
-                    && !(section.equals(EXTRACTION) || section.equals(QUEUE) || section.equals(TASKFILE))) {
+                    && !(section.equals(EXTRACTION)
+                            || section.equals(QUEUE)
+                            || section.equals(GRAPH)
+                            || section.equals(TASKFILE))) {
                 misplaced.add(line + " under '## " + section + "'");
             }
         }

@@ -669,6 +669,7 @@ public final class TaskMcpServer implements AutoCloseable {
                             case WORKER -> served.workerTools();
                             case TASKFILE -> TaskfileTools.forProject(taskfileProject);
                             case TASKS -> TaskReadTools.toolbox(served.store(), new ObjectMapper());
+                            case GRAPH -> served.graphTools();
                             case TODO -> TodoTools.forSession(served.store(), served.sessionId());
                             case CLAUDE_TASKS -> ClaudeTaskTools.forSession(served.store(), served.sessionId());
                         };

@@ -28,6 +28,11 @@ public enum Toolset {
     /** Read-only views: {@code list_tasks} (a session's tasks in order) and {@code get_task_with_steps}. */
     TASKS("tasks"),
     /**
+     * The work graph, to serve beside {@link #QUEUE}: {@code add_dependency}, {@code remove_dependency} and
+     * {@code create_task_tree} (a parent and its subtasks with the waits between them in one call).
+     */
+    GRAPH("graph"),
+    /**
      * The todo-list dialect of coding agents, {@code TodoWrite} and {@code TodoRead}, on the queue's session
      * ({@link dev.taskagent.dialect.TodoTools}).
      */

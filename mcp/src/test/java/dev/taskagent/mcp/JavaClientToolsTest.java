@@ -48,7 +48,7 @@ class JavaClientToolsTest {
         store = new InMemoryTaskStore();
         queue = TaskQueue.builder(store).build();
         server = TaskMcpServer.builder(queue)
-                .toolsets(Toolset.QUEUE, Toolset.WORKER, Toolset.TASKS, Toolset.TASKFILE)
+                .toolsets(Toolset.QUEUE, Toolset.WORKER, Toolset.TASKS, Toolset.TASKFILE, Toolset.GRAPH)
                 .taskfileProject(project)
                 .http("127.0.0.1", 0)
                 .build()
@@ -84,7 +84,10 @@ class JavaClientToolsTest {
                         "list_tasks",
                         "get_task_with_steps",
                         "list_user_tasks",
-                        "run_user_task");
+                        "run_user_task",
+                        "add_dependency",
+                        "remove_dependency",
+                        "create_task_tree");
         assertThat(tools.values()).allSatisfy(tool -> {
             assertThat(tool.annotations()).as(tool.name()).isNotNull();
             assertThat(tool.description()).as(tool.name()).isNotBlank();
@@ -106,6 +109,65 @@ class JavaClientToolsTest {
         assertThat(tools.get("signup_for_task").outputSchema()).containsKey("properties");
         assertThat(tools.get("get_task_with_steps").outputSchema()).containsKey("properties");
         assertThat(tools.get("add_comment").outputSchema()).isNull();
+        assertThat(tools.get("remove_dependency").annotations().destructiveHint())
+                .isTrue();
+        assertThat(tools.get("create_task_tree").inputSchema())
+                .containsEntry("required", List.of("description", "children"));
+    }
+
+    @Test
+    void aPlanRoundTripsThroughMcpAndTheClaimOrderFollowsItsDependencies() {
+        McpSchema.CallToolResult plan = call(
+                client,
+                "create_task_tree",
+                Map.of(
+                        "description",
+                        "Ship 2.0",
+                        "tags",
+                        List.of("release"),
+                        "children",
+                        List.of(
+                                Map.of("key", "build", "description", "Build", "assignee", "dev"),
+                                Map.of(
+                                        "key",
+                                        "deploy",
+                                        "description",
+                                        "Deploy",
+                                        "assignee",
+                                        "dev",
+                                        "blocked_by",
+                                        List.of("build"),
+                                        "metadata",
+                                        Map.of("env", "prod")))));
+
+        assertThat(plan.isError()).as(text(plan)).isFalse();
+        List<Task> tasks = store.listTasks(queue.sessionId());
+        long parent = tasks.get(0).id();
+        long build = tasks.get(1).id();
+        long deploy = tasks.get(2).id();
+        assertThat(text(plan))
+                .isEqualTo("Task #" + parent + " created with 2 subtasks:\nbuild: #" + build + "\ndeploy: #" + deploy
+                        + ", waits for build");
+        assertThat(text(call(client, "get_my_queue", Map.of("agent_name", "dev", "filter", "blocked"))))
+                .isEqualTo("Blocked tasks of dev:\n#" + deploy + " pending p0: Deploy — waits for #" + build
+                        + " (pending)");
+
+        McpSchema.CallToolResult cycle = call(client, "add_dependency", Map.of("task_id", build, "blocker_id", deploy));
+        assertThat(cycle.isError()).isTrue();
+        assertThat(text(cycle)).contains("would close the cycle " + build + " → " + deploy + " → " + build);
+
+        McpSchema.CallToolResult claimed = call(client, "signup_for_task", Map.of("agent_name", "dev"));
+        assertThat(text(claimed)).startsWith("Task #" + build + " claimed");
+        assertThat(text(call(
+                        client,
+                        "complete_task",
+                        Map.of("task_id", build, "agent_name", "dev", "attempt", 1, "status", "success"))))
+                .isEqualTo("Task #" + build + " completed: success");
+        assertThat(text(call(client, "get_task", Map.of("task_id", parent))))
+                .endsWith("Subtasks (1/2 done):\n#" + build + " success p0: Build\n#" + deploy + " pending p0: Deploy");
+        assertThat(text(call(client, "signup_for_task", Map.of("agent_name", "dev"))))
+                .startsWith("Task #" + deploy + " claimed")
+                .contains("\"metadata\":{\"env\":\"prod\"}");
     }
 
     @Test

@@ -71,6 +71,44 @@ public final class TransactionRunner {
     }
 
     /**
+     * Runs the work in one transaction, then publishes the events it recorded and, after each of them in
+     * the order added, the events the store appended to its feed itself (which are not recorded again).
+     *
+     * @param work the work; its third list takes the events the store recorded on its own
+     * @param <R> the result type
+     * @return the work's result
+     */
+    public <R> R runWithStoreEvents(StoreEventsWork<R> work) {
+        List<TaskEvent> events = new ArrayList<>();
+        List<TaskEvent> storeEvents = new ArrayList<>();
+        R result = store.inTransaction(transaction -> {
+            events.clear();
+            storeEvents.clear();
+            R value = work.execute(transaction, events, storeEvents);
+            events.forEach(transaction::recordEvent);
+            return value;
+        });
+        List<TaskEvent> all = new ArrayList<>(events);
+        all.addAll(storeEvents);
+        publish(all);
+        return result;
+    }
+
+    /** A unit of work some of whose events the store records in its feed on its own. */
+    @FunctionalInterface
+    public interface StoreEventsWork<R> {
+        /**
+         * Does the work.
+         *
+         * @param transaction the store's transaction
+         * @param events where to record what happened, appended to the feed and published after commit
+         * @param storeEvents events the store appended to its feed itself, only published after commit
+         * @return the result
+         */
+        R execute(TaskTransaction transaction, List<TaskEvent> events, List<TaskEvent> storeEvents);
+    }
+
+    /**
      * Tells every listener about each event; a listener's exception is logged and skipped.
      *
      * @param events committed events, in order

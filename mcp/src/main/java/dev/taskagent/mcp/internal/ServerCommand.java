@@ -53,8 +53,8 @@ public final class ServerCommand {
               --stdio                    speak MCP on standard input and output (a client starts the server)
               --http [HOST:]PORT         serve Streamable HTTP at http://HOST:PORT/mcp; HOST is 127.0.0.1
                                          unless given; any non-loopback HOST needs a token
-              --toolsets LIST            comma-separated, from queue, worker, taskfile, tasks, todo,
-                                         claude-tasks (default: queue)
+              --toolsets LIST            comma-separated, from queue, worker, taskfile, tasks, graph,
+                                         todo, claude-tasks (default: queue)
               --taskfile-project DIR     the project whose .agent/Taskfile.yml the taskfile toolset runs
               --token TOKEN              bearer token every HTTP request must carry (at least 16
                                          characters); prefer the TASKAGENT_MCP_TOKEN environment variable,

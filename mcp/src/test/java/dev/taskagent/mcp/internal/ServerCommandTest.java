@@ -66,7 +66,7 @@ class ServerCommandTest {
                 .isEqualTo(2);
         assertThat(err())
                 .startsWith(
-                        "taskagent-mcp: Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks, todo, claude-tasks");
+                        "taskagent-mcp: Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks, graph, todo, claude-tasks");
     }
 
     @Test

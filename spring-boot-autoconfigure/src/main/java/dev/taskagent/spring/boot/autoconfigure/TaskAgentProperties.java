@@ -619,13 +619,13 @@ public class TaskAgentProperties implements InitializingBean {
     /** {@code taskagent.mcp.*}: the MCP server over HTTP, on port 8765 unless told otherwise. */
     public static class Mcp extends Server {
         /**
-         * The toolsets served: queue, worker, tasks, todo, claude-tasks (taskfile runs commands and is not
+         * The toolsets served: queue, worker, tasks, graph, todo, claude-tasks (taskfile runs commands and is not
          * offered here).
          */
         private List<String> toolsets = new ArrayList<>(List.of("queue", "tasks"));
 
         /** The toolsets the starter serves: every one but taskfile, which runs commands. */
-        private static final List<String> SERVED_TOOLSETS = List.of("queue", "worker", "tasks", "todo", "claude-tasks");
+        private static final List<String> SERVED_TOOLSETS = List.of("queue", "worker", "tasks", "graph", "todo", "claude-tasks");
 
         /** Creates the defaults. */
         public Mcp() {

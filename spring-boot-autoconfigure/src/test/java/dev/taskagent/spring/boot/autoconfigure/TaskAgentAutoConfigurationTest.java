@@ -246,7 +246,7 @@ class TaskAgentAutoConfigurationTest {
         runner.withPropertyValues(
                         "taskagent.mcp.enabled=true",
                         "taskagent.mcp.port=0",
-                        "taskagent.mcp.toolsets=todo,claude-tasks")
+                        "taskagent.mcp.toolsets=queue,graph,todo,claude-tasks")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean(McpServerLifecycle.class).isRunning())
@@ -257,7 +257,7 @@ class TaskAgentAutoConfigurationTest {
                         .getFailure()
                         .rootCause()
                         .hasMessageContaining(
-                                "taskagent.mcp.toolsets has 'admin'; use queue, worker, tasks, todo, claude-tasks"));
+                                "taskagent.mcp.toolsets has 'admin'; use queue, worker, tasks, graph, todo, claude-tasks"));
     }
 
     @Test

@@ -1,0 +1,219 @@
+package dev.taskagent.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskGraphException;
+import dev.taskagent.task.TaskNotFoundException;
+import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The work graph through {@link TaskQueue}, on the in-memory store. (The core module has no store to test
+ * with; these live here until the testkit's queue suite runs them on every store.)
+ */
+class TaskQueueGraphTest {
+    private final InMemoryTaskStore store = new InMemoryTaskStore();
+    private final List<TaskEvent> events = new CopyOnWriteArrayList<>();
+    private final TaskQueue queue =
+            TaskQueue.builder(store).listener(events::add).build();
+
+    private Task create(String agent, String description) {
+        return queue.create(queue.newTask(description).assignee(agent).build());
+    }
+
+    private Task claimAndFinish(String agent, TaskStatus outcome) {
+        Task claimed = queue.claimNext(agent).orElseThrow();
+        return queue.complete(claimed.id(), agent, claimed.attempt(), outcome, null);
+    }
+
+    @Test
+    void aDependantIsNotClaimedUntilItsBlockerSucceededAndListenersHearOfIt() {
+        Task build = create("alice", "Build");
+        Task deploy = create("alice", "Deploy");
+        events.clear();
+
+        Task blocked = queue.addDependency(deploy.id(), build.id());
+
+        assertThat(blocked.blockedBy()).containsExactly(build.id());
+        assertThat(blocked.isBlocked()).isTrue();
+        assertThat(events).containsExactly(new TaskEvent.DependencyAdded(blocked, build.id()));
+        assertThat(queue.listReady("alice")).extracting(Task::id).containsExactly(build.id());
+        assertThat(queue.listBlocked("alice")).extracting(Task::id).containsExactly(deploy.id());
+        assertThat(queue.listReadyInSession(queue.sessionId()))
+                .extracting(Task::id)
+                .containsExactly(build.id());
+        assertThat(queue.listBlockedInSession(queue.sessionId()))
+                .extracting(Task::id)
+                .containsExactly(deploy.id());
+        assertThat(queue.dependants(build.id())).extracting(Task::id).containsExactly(deploy.id());
+        assertThat(queue.blockers(deploy.id())).extracting(Task::id).containsExactly(build.id());
+
+        Task claimed = queue.claimNext("alice").orElseThrow();
+        assertThat(claimed.id()).isEqualTo(build.id());
+        assertThat(queue.claimNext("alice")).as("deploy waits for build").isEmpty();
+        events.clear();
+        queue.complete(build.id(), "alice", claimed.attempt(), TaskStatus.SUCCESS, "built");
+
+        assertThat(events).hasSize(2);
+        assertThat(events.get(0)).isInstanceOf(TaskEvent.Completed.class);
+        assertThat(events.get(1)).isInstanceOf(TaskEvent.Unblocked.class);
+        assertThat(events.get(1).task().id()).isEqualTo(deploy.id());
+        assertThat(queue.listBlocked("alice")).isEmpty();
+        assertThat(queue.claimNext("alice").orElseThrow().id()).isEqualTo(deploy.id());
+    }
+
+    @Test
+    void aFailedBlockerKeepsItsDependantBlockedUntilTheDependencyIsRemoved() {
+        Task build = create("alice", "Build");
+        Task deploy = create("alice", "Deploy");
+        queue.addDependency(deploy.id(), build.id());
+        claimAndFinish("alice", TaskStatus.FAILED);
+
+        assertThat(queue.claimNext("alice")).isEmpty();
+        assertThat(queue.blockers(deploy.id())).singleElement().satisfies(blocker -> assertThat(blocker.status())
+                .isEqualTo(TaskStatus.FAILED));
+        events.clear();
+
+        Task freed = queue.removeDependency(deploy.id(), build.id());
+
+        assertThat(freed.blockedBy()).isEmpty();
+        assertThat(events)
+                .containsExactly(new TaskEvent.DependencyRemoved(freed, build.id()), new TaskEvent.Unblocked(freed));
+        assertThat(queue.claimNext("alice").orElseThrow().id()).isEqualTo(deploy.id());
+    }
+
+    @Test
+    void refusesSelfEdgesDuplicatesCyclesAndUnknownTasksWritingNothing() {
+        Task a = create("alice", "A");
+        Task b = create("alice", "B");
+        Task c = create("alice", "C");
+        queue.addDependency(b.id(), a.id());
+        queue.addDependency(c.id(), b.id());
+        List<Task> before = store.listTasks(queue.sessionId());
+        events.clear();
+
+        assertThatThrownBy(() -> queue.addDependency(a.id(), a.id()))
+                .isInstanceOfSatisfying(TaskGraphException.class, e -> assertThat(e.reason())
+                        .isEqualTo(TaskGraphException.Reason.SELF_DEPENDENCY));
+        assertThatThrownBy(() -> queue.addDependency(b.id(), a.id()))
+                .isInstanceOfSatisfying(TaskGraphException.class, e -> assertThat(e.reason())
+                        .isEqualTo(TaskGraphException.Reason.DUPLICATE_DEPENDENCY));
+        assertThatThrownBy(() -> queue.addDependency(a.id(), c.id()))
+                .isInstanceOfSatisfying(TaskGraphException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(TaskGraphException.Reason.DEPENDENCY_CYCLE);
+                    assertThat(e.tasks()).containsExactly(a.id(), b.id(), c.id(), a.id());
+                });
+        assertThatThrownBy(() -> queue.addDependency(a.id(), 999)).isInstanceOf(TaskNotFoundException.class);
+        assertThatThrownBy(() -> queue.removeDependency(a.id(), b.id()))
+                .isInstanceOfSatisfying(TaskGraphException.class, e -> assertThat(e.reason())
+                        .isEqualTo(TaskGraphException.Reason.NO_SUCH_DEPENDENCY));
+        assertThatThrownBy(() -> queue.addDependency(0, a.id())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.blockers(999)).isInstanceOf(TaskNotFoundException.class);
+
+        assertThat(store.listTasks(queue.sessionId())).isEqualTo(before);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void laysOutAPlanInOneCallWithEdgesByKey() {
+        TaskTree plan = TaskTree.builder(
+                        queue.newTask("Release 2.0").tags("release").build())
+                .child("deploy", queue.newTask("Deploy").assignee("ops").build(), "test")
+                .child("build", queue.newTask("Build").assignee("dev").build())
+                .child("test", queue.newTask("Test").assignee("qa").build(), "build")
+                .build();
+
+        TaskTree.Created created = queue.createTree(plan);
+
+        Task parent = created.parent();
+        assertThat(parent.tags()).containsExactly("release");
+        assertThat(created.children().keySet()).containsExactly("deploy", "build", "test");
+        Task build = created.child("build");
+        Task test = created.child("test");
+        Task deploy = created.child("deploy");
+        assertThat(List.of(build, test, deploy)).allSatisfy(child -> {
+            assertThat(child.parentId()).isEqualTo(parent.id());
+            assertThat(child.maxAttempts()).isEqualTo(TaskQueue.DEFAULT_MAX_ATTEMPTS);
+        });
+        assertThat(build.blockedBy()).isEmpty();
+        assertThat(test.blockedBy()).containsExactly(build.id());
+        assertThat(deploy.blockedBy()).containsExactly(test.id());
+        assertThat(deploy.isBlocked()).isTrue();
+        assertThat(queue.children(parent.id()))
+                .extracting(Task::id)
+                .containsExactly(build.id(), test.id(), deploy.id());
+        assertThat(events).hasSize(4).allSatisfy(event -> assertThat(event).isInstanceOf(TaskEvent.Created.class));
+        assertThat(queue.claimNext("ops")).isEmpty();
+        assertThat(queue.claimNext("qa")).isEmpty();
+        assertThat(queue.claimNext("dev")).map(Task::id).contains(build.id());
+    }
+
+    @Test
+    void aPlanWithAnUnknownBlockerIdWritesNothing() {
+        TaskTree plan = TaskTree.builder(queue.newTask("Release").build())
+                .child("a", queue.newTask("A").build())
+                .child("b", queue.newTask("B").blockedBy(4242).build(), "a")
+                .build();
+
+        assertThatThrownBy(() -> queue.createTree(plan)).isInstanceOf(TaskNotFoundException.class);
+        assertThat(store.listTasks(queue.sessionId())).isEmpty();
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void completingAParentWithOpenChildrenIsRefusedUnlessAskedForExplicitly() {
+        TaskTree.Created created = queue.createTree(
+                TaskTree.builder(queue.newTask("Parent").assignee("alice").build())
+                        .child("child", queue.newTask("Child").assignee("bob").build())
+                        .build());
+        Task parent = queue.claimNext("alice").orElseThrow();
+        assertThat(parent.id()).isEqualTo(created.parent().id());
+
+        assertThatThrownBy(() -> queue.complete(parent.id(), "alice", parent.attempt(), TaskStatus.SUCCESS, null))
+                .isInstanceOfSatisfying(TaskGraphException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(TaskGraphException.Reason.OPEN_CHILDREN);
+                    assertThat(e.tasks()).containsExactly(created.child("child").id());
+                });
+        assertThat(queue.get(parent.id()).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);
+        assertThatThrownBy(() -> queue.update(
+                        TaskUpdate.of(parent.id()).status(TaskStatus.SUCCESS).build()))
+                .isInstanceOf(TaskGraphException.class);
+
+        Task done = queue.complete(parent.id(), "alice", parent.attempt(), TaskStatus.SUCCESS, "shipped", true);
+
+        assertThat(done.status()).isEqualTo(TaskStatus.SUCCESS);
+        assertThat(done.comments()).extracting(comment -> comment.text()).containsExactly("shipped");
+    }
+
+    @Test
+    void updateChangesTagsMetadataAndParentAndAnUpdateToSuccessUnblocks() {
+        Task parent = create("alice", "Parent");
+        Task task = create("alice", "Child");
+        Task dependant = create("alice", "Later");
+        queue.addDependency(dependant.id(), task.id());
+
+        Task updated = queue.update(TaskUpdate.of(task.id())
+                .tags(List.of("backend", "urgent"))
+                .metadata("{\"issue\":\"PROJ-12\"}")
+                .parent(parent.id())
+                .build());
+
+        assertThat(updated.tags()).containsExactly("backend", "urgent");
+        assertThat(updated.metadata()).isEqualTo("{\"issue\":\"PROJ-12\"}");
+        assertThat(updated.parentId()).isEqualTo(parent.id());
+        events.clear();
+        queue.update(TaskUpdate.of(task.id()).status(TaskStatus.SUCCESS).build());
+        List<Class<?>> kinds = new ArrayList<>();
+        events.forEach(event -> kinds.add(event.getClass()));
+        assertThat(kinds).containsExactly(TaskEvent.StatusChanged.class, TaskEvent.Unblocked.class);
+        assertThat(queue.listReady("alice")).extracting(Task::id).contains(dependant.id());
+    }
+}
