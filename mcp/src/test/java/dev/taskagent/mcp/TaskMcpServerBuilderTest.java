@@ -87,7 +87,8 @@ class TaskMcpServerBuilderTest {
         assertThat(Toolset.fromWireName(" Worker ")).isEqualTo(Toolset.WORKER);
         assertThatThrownBy(() -> Toolset.fromWireName("admin"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks, graph, todo, claude-tasks");
+                .hasMessage(
+                        "Unknown toolset 'admin'; choose from queue, worker, taskfile, tasks, graph, todo, claude-tasks");
     }
 
     @Test

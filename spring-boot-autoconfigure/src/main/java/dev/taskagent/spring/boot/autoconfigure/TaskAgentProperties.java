@@ -625,7 +625,8 @@ public class TaskAgentProperties implements InitializingBean {
         private List<String> toolsets = new ArrayList<>(List.of("queue", "tasks"));
 
         /** The toolsets the starter serves: every one but taskfile, which runs commands. */
-        private static final List<String> SERVED_TOOLSETS = List.of("queue", "worker", "tasks", "graph", "todo", "claude-tasks");
+        private static final List<String> SERVED_TOOLSETS =
+                List.of("queue", "worker", "tasks", "graph", "todo", "claude-tasks");
 
         /** Creates the defaults. */
         public Mcp() {

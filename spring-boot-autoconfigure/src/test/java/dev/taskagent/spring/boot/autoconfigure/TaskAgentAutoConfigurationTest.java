@@ -253,11 +253,12 @@ class TaskAgentAutoConfigurationTest {
                             .isTrue();
                 });
         runner.withPropertyValues("taskagent.mcp.enabled=true", "taskagent.mcp.port=0", "taskagent.mcp.toolsets=admin")
-                .run(context -> assertThat(context)
-                        .getFailure()
-                        .rootCause()
-                        .hasMessageContaining(
-                                "taskagent.mcp.toolsets has 'admin'; use queue, worker, tasks, graph, todo, claude-tasks"));
+                .run(
+                        context -> assertThat(context)
+                                .getFailure()
+                                .rootCause()
+                                .hasMessageContaining(
+                                        "taskagent.mcp.toolsets has 'admin'; use queue, worker, tasks, graph, todo, claude-tasks"));
     }
 
     @Test
