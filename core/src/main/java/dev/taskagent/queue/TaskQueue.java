@@ -550,7 +550,7 @@ public final class TaskQueue {
      */
     public Task create(NewTask task) {
         Objects.requireNonNull(task, "task");
-        NewTask spec = task.maxAttempts() > 0 ? task : withMaxAttempts(task, maxAttempts);
+        NewTask spec = withDefaults(task, task.parentId(), task.blockedBy());
         return runner.run((transaction, events) -> {
             Task created = transaction.appendTask(spec);
             events.add(new TaskEvent.Created(created));
@@ -959,21 +959,6 @@ public final class TaskQueue {
         if (comment != null) {
             StoreArguments.text(comment, "comment");
         }
-    }
-
-    private static NewTask withMaxAttempts(NewTask task, int maxAttempts) {
-        return new NewTask(
-                task.sessionId(),
-                task.description(),
-                task.priority(),
-                task.assignee(),
-                task.createdBy(),
-                task.steps(),
-                maxAttempts,
-                task.parentId(),
-                task.blockedBy(),
-                task.tags(),
-                task.metadata());
     }
 
     private NewTask withDefaults(NewTask task, long parentId, List<Long> blockedBy) {
