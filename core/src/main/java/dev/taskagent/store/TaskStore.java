@@ -133,7 +133,7 @@ import java.util.Optional;
  *   <li>TS-7.8 {@code claimUpTo(assignee, lease, limit)} claims what {@code limit} calls of {@code claimNext}
  *       in one unit of work would: at most {@code limit} tasks, in claim order, each once under any
  *       concurrency (TS-7.2, TS-7.5), each with its {@code claimed} event; a limit outside 1..{@link
- *       dev.taskagent.store.spi.Leases#MAX_CLAIM_BATCH} throws {@link IllegalArgumentException} and writes
+ *       #MAX_CLAIM_BATCH} throws {@link IllegalArgumentException} and writes
  *       nothing.
  * </ul>
  *
@@ -247,6 +247,9 @@ import java.util.Optional;
  */
 public interface TaskStore extends AutoCloseable {
 
+    /** The most tasks one {@link #claimUpTo(String, Duration, int)} may claim (TS-7.8). */
+    int MAX_CLAIM_BATCH = 1_000;
+
     /**
      * Runs a unit of work in one transaction: all of its writes are kept, or none (TS-1).
      *
@@ -320,7 +323,7 @@ public interface TaskStore extends AutoCloseable {
      *
      * @param assignee the agent's name
      * @param lease how long each claim holds its task without a heartbeat
-     * @param limit the most tasks to claim, 1..{@value dev.taskagent.store.spi.Leases#MAX_CLAIM_BATCH}
+     * @param limit the most tasks to claim, 1..{@value #MAX_CLAIM_BATCH}
      * @return the claimed tasks in claim order, now running; empty if none is claimable
      */
     default List<Task> claimUpTo(String assignee, Duration lease, int limit) {

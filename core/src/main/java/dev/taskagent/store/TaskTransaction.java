@@ -192,12 +192,15 @@ public interface TaskTransaction {
      *
      * @param assignee the agent's name; not blank
      * @param lease how long each claim holds its task without a heartbeat
-     * @param limit the most tasks to claim, 1..{@value dev.taskagent.store.spi.Leases#MAX_CLAIM_BATCH}
+     * @param limit the most tasks to claim, 1..{@value TaskStore#MAX_CLAIM_BATCH}
      * @return the claimed tasks in claim order, now running; empty if none is claimable
      * @throws IllegalArgumentException if the assignee is blank, the lease or the limit out of bounds
      */
     default List<Task> claimUpTo(String assignee, Duration lease, int limit) {
-        dev.taskagent.store.spi.Leases.claimLimit(limit);
+        if (limit < 1 || limit > TaskStore.MAX_CLAIM_BATCH) {
+            throw new IllegalArgumentException(
+                    "limit must be between 1 and " + TaskStore.MAX_CLAIM_BATCH + ", was " + limit);
+        }
         List<Task> claimed = new java.util.ArrayList<>(Math.min(limit, 64));
         while (claimed.size() < limit) {
             Optional<Task> next = claimNext(assignee, lease);

@@ -2013,7 +2013,7 @@ public abstract class TaskStoreConformanceTest {
 
     @Test
     void ts78_concurrentBatchClaimsClaimEachTaskExactlyOnce() {
-        int workers = 8;
+        int workers = 4;
         int taskCount = 1000;
         String session = session("batch-claim-race");
         String agent = agent("batch-claim-race");

@@ -23,7 +23,7 @@ public final class Leases {
     public static final String REAPER = "taskagent";
 
     /** The most tasks one {@code claimUpTo} may claim. */
-    public static final int MAX_CLAIM_BATCH = 1_000;
+    public static final int MAX_CLAIM_BATCH = dev.taskagent.store.TaskStore.MAX_CLAIM_BATCH;
 
     private Leases() {}
 
