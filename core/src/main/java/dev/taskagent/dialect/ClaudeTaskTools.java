@@ -16,7 +16,10 @@ import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -151,11 +154,19 @@ public final class ClaudeTaskTools {
                         "List this session's tasks: id, status, subject, owner, and the unfinished tasks each one waits for.",
                         JsonSchema.object(),
                         arguments -> ToolResult.ok(store.inTransaction(tx -> {
-                            List<Task> tasks = live(tx);
+                            // One read of the session: blockers are looked up in it, not one read each.
+                            Map<Long, Task> session = new HashMap<>();
+                            tx.listTasks(sessionId).forEach(task -> session.put(task.id(), task));
+                            List<Task> tasks = session.values().stream()
+                                    .filter(task -> !task.archived())
+                                    .sorted(Comparator.comparingInt(Task::order))
+                                    .toList();
                             if (tasks.isEmpty()) {
                                 return "No tasks.";
                             }
-                            return tasks.stream().map(task -> line(tx, task)).collect(Collectors.joining("\n"));
+                            return tasks.stream()
+                                    .map(task -> line(tx, session, task))
+                                    .collect(Collectors.joining("\n"));
                         })))
                 .withHints(ToolHints.readOnly("List the tasks"));
     }
@@ -278,7 +289,7 @@ public final class ClaudeTaskTools {
         return text.toString();
     }
 
-    private static String line(TaskTransaction tx, Task task) {
+    private static String line(TaskTransaction tx, Map<Long, Task> session, Task task) {
         StringBuilder line = new StringBuilder()
                 .append('#')
                 .append(task.id())
@@ -292,7 +303,8 @@ public final class ClaudeTaskTools {
         if (task.openBlockers() > 0) {
             List<String> open = new ArrayList<>();
             for (long blocker : task.blockedBy()) {
-                tx.findTask(blocker)
+                Optional.ofNullable(session.get(blocker))
+                        .or(() -> tx.findTask(blocker)) // a blocker in another session
                         .filter(found -> found.status() != TaskStatus.SUCCESS)
                         .ifPresent(found -> open.add("#" + found.id()));
             }

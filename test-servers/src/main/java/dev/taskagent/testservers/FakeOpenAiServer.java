@@ -6,22 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,89 +36,45 @@ import java.util.concurrent.TimeUnit;
 public final class FakeOpenAiServer implements AutoCloseable {
     public static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpServer server;
-    private final ExecutorService executor;
-    private final BlockingQueue<CannedResponse> responses = new LinkedBlockingQueue<>();
-    private final BlockingQueue<RecordedRequest> unread = new LinkedBlockingQueue<>();
-    private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
+    private final CannedHttpServer server = new CannedHttpServer(
+            "fake-openai-server",
+            number -> new CannedResponse(
+                    500,
+                    Map.of("Content-Type", "application/json", "X-Should-Retry", "false"),
+                    List.of(error("FakeOpenAiServer: no response queued for request #" + number)),
+                    null));
 
-    private FakeOpenAiServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        executor = Executors.newFixedThreadPool(4, runnable -> {
-            Thread thread = new Thread(runnable, "fake-openai-server");
-            thread.setDaemon(true);
-            return thread;
-        });
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
-        server.start();
-    }
+    private FakeOpenAiServer() {}
 
     /** Starts a server on 127.0.0.1 and a free port. */
     public static FakeOpenAiServer start() {
-        try {
-            return new FakeOpenAiServer();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start the fake OpenAI server on 127.0.0.1", e);
-        }
+        return new FakeOpenAiServer();
     }
 
     /** @return the base URL to configure, ending in {@code /v1} like OpenAI's */
     public String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+        return server.origin() + "/v1";
     }
 
     /** Queues the answer to the next request. */
     public FakeOpenAiServer enqueue(CannedResponse response) {
-        responses.add(response);
+        server.enqueue(response);
         return this;
     }
 
     /** @return every request received so far, oldest first */
     public List<RecordedRequest> requests() {
-        return List.copyOf(requests);
+        return server.requests();
     }
 
     /** Waits (up to 10 s) for the next request not taken yet. */
     public RecordedRequest takeRequest() {
-        try {
-            RecordedRequest request = unread.poll(10, TimeUnit.SECONDS);
-            if (request == null) {
-                throw new AssertionError("The fake OpenAI server received no request within 10 s");
-            }
-            return request;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("Interrupted while waiting for a request", e);
-        }
+        return server.takeRequest();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
-    }
-
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            RecordedRequest request = new RecordedRequest(
-                    exchange.getRequestMethod(),
-                    exchange.getRequestURI().getPath(),
-                    Map.copyOf(exchange.getRequestHeaders()),
-                    body);
-            requests.add(request);
-            unread.add(request);
-            CannedResponse response = responses.poll();
-            if (response == null) {
-                response = new CannedResponse(
-                        500,
-                        Map.of("Content-Type", "application/json", "X-Should-Retry", "false"),
-                        List.of(error("FakeOpenAiServer: no response queued for request #" + requests.size())),
-                        null);
-            }
-            response.writeTo(exchange);
-        }
+        server.close();
     }
 
     /** One canned answer: status, headers and the body, written in parts (SSE events) or whole. */
