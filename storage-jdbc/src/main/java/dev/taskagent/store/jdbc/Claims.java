@@ -55,6 +55,12 @@ final class Claims {
     /** How long a lookup looks again when it cannot tell whether the lost session has ended. */
     static final Duration UNTRACKED_LOOKUP = Duration.ofSeconds(1);
 
+    /**
+     * Connections a lookup tries before the outcome is called unknown: a lookup is a read, so one whose own
+     * connection is lost (the server ending every session at once, say) is simply run again on another.
+     */
+    static final int LOOKUP_ATTEMPTS = 5;
+
     private final ConnectionSource connections;
     private final Dialect dialect;
     private final Clock clock;
@@ -554,7 +560,7 @@ final class Claims {
      */
     Committed committed(List<JdbcTransaction.Claim> claims, Object session, Throwable commitFailure) {
         try {
-            int found = units.autoCommitted(connection -> {
+            int found = lookUp(connection -> {
                 awaitSessionEnd(connection, session);
                 int count = 0;
                 for (JdbcTransaction.Claim claim : claims) {
@@ -579,10 +585,35 @@ final class Claims {
 
     /** The running task whose claim wrote this token, once the failed connection's session has ended. */
     private OptionalLong committedClaim(Object session, String token) throws SQLException {
-        return units.autoCommitted(connection -> {
+        return lookUp(connection -> {
             awaitSessionEnd(connection, session);
             return tokenHolder(connection, token, session);
         });
+    }
+
+    /**
+     * Runs a lookup on a connection of its own, again on another (up to {@link #LOOKUP_ATTEMPTS}) when its
+     * connection is lost: the server that killed the claim's connection may kill the lookup's too.
+     *
+     * @throws SQLException the first failure, the later ones suppressed in it, when every attempt failed or a
+     *     failure was not a lost connection
+     */
+    private <T> T lookUp(UnitOfWork.ConnectionWork<T> lookup) throws SQLException {
+        SQLException failure = null;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return units.autoCommitted(lookup);
+            } catch (SQLException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+                if (attempt == LOOKUP_ATTEMPTS || !JdbcSupport.connectionLost(e)) {
+                    throw failure;
+                }
+            }
+        }
     }
 
     /**
@@ -653,8 +684,11 @@ final class Claims {
             statement.setLong(1, ((Number) session).longValue());
             while (Dialect.queryLong(statement).isPresent()) {
                 if (System.nanoTime() - deadline >= 0) {
-                    throw new SQLException("The server still runs session " + session + " of the failed connection"
-                            + " after " + SESSION_END_WAIT.toSeconds() + " s");
+                    // A time-out, not a lost connection: looking again on another connection would not help.
+                    throw new SQLException(
+                            "The server still runs session " + session + " of the failed connection after "
+                                    + SESSION_END_WAIT.toSeconds() + " s",
+                            "HYT00");
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             }
