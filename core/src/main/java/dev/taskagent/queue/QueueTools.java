@@ -67,6 +67,9 @@ final class QueueTools {
     /** The filters of {@code get_my_queue}. */
     static final List<String> QUEUE_FILTERS = List.of("all", "ready", "blocked");
 
+    /** The views {@code get_task} offers. */
+    static final List<String> VIEWS = List.of("compact", "full");
+
     private static final List<String> STATUSES =
             Arrays.stream(TaskStatus.values()).map(TaskStatus::wireName).toList();
 
@@ -104,7 +107,7 @@ final class QueueTools {
         return Tool.of(
                         SIGNUP_FOR_TASK,
                         "Claim your next idle task (highest priority, then oldest): sets it running and returns it with"
-                                + " its comments and links, its attempt and the time its lease ends. Finish it with"
+                                + " its newest comments and links, its attempt and the time its lease ends. Finish it with"
                                 + " complete_task, naming the attempt.",
                         JsonSchema.object().requiredString("agent_name", "Your agent name"),
                         TaskJson.resultSchema(View.COMPACT),
@@ -238,16 +241,41 @@ final class QueueTools {
     static Tool getTask(TaskQueue queue) {
         return Tool.of(
                         GET_TASK,
-                        "Get a task with its comments and links, the tasks it waits for, the tasks waiting for it"
-                                + " and its subtasks, each with its status.",
-                        JsonSchema.object().requiredInteger("task_id", "Task id"),
+                        "Get a task with its newest comments and links, the tasks it waits for, the tasks waiting for"
+                                + " it and its subtasks, each with its status. Long texts are cut and only the newest"
+                                + " ten entries of each list shown, with their count (comments_total) and the number"
+                                + " of the first one shown (comments_from): ask again with view \"full\" for whole"
+                                + " texts, and with comments_before set to comments_from for older comments.",
+                        JsonSchema.object()
+                                .requiredInteger("task_id", "Task id")
+                                .optionalStringEnum(
+                                        "view",
+                                        "compact (the default): texts cut, ten entries per list; full: whole texts,"
+                                                + " fifty entries per list",
+                                        VIEWS)
+                                .optionalInteger(
+                                        "comments_before",
+                                        "Show the comments before this one (its number, from 1, oldest first): the"
+                                                + " comments_from of the previous answer"),
                         TaskJson.resultSchema(View.COMPACT),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
+                            View view = arguments
+                                    .optionalChoice("view", VIEWS)
+                                    .map(name -> name.equals("full") ? View.FULL : View.COMPACT)
+                                    .orElse(View.COMPACT);
+                            OptionalInt before = arguments.optionalInt("comments_before");
+                            if (before.isPresent() && before.getAsInt() < 2) {
+                                throw new ToolArgumentException("comments_before must be 2 or more (the number of a"
+                                        + " comment, from 1, oldest first), was " + before.getAsInt());
+                            }
                             return queue.get(taskId)
-                                    .map(task -> ToolResult.ok(
-                                            TaskJson.render(task, View.COMPACT) + graphSections(queue, task),
-                                            result(task)))
+                                    .map(task -> {
+                                        String rendered = TaskJson.paged(task, view, before.orElse(Integer.MAX_VALUE))
+                                                .toString();
+                                        return ToolResult.ok(
+                                                rendered + graphSections(queue, task), "{\"task\":" + rendered + "}");
+                                    })
                                     .orElseGet(() -> ToolResult.error(new TaskNotFoundException(taskId).getMessage()));
                         })
                 .withHints(ToolHints.readOnly("Get a task"));

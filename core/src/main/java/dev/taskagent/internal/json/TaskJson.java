@@ -22,7 +22,12 @@ import java.util.List;
  *   <li>{@link View#COMPACT}: for a model (the queue tools' {@code signup_for_task}, {@code move_task},
  *       {@code get_task}). Every token is paid for, so empty, null and false fields are left out, there is no
  *       bookkeeping (session, order, version, times), the checklist is its Markdown text, and comments and
- *       links are one string each: {@code "author: text"}, {@code "[description](url) by author"}.
+ *       links are one string each: {@code "author: text"}, {@code "[description](url) by author"}. Its size
+ *       is bounded whatever the task holds: the description and the checklist are cut at 2,000 characters,
+ *       every entry at 500, and of the progress notes, comments and links only the newest ten are shown; a
+ *       cut list has its full count beside it ({@code comments_total}) and the number of its first shown
+ *       entry ({@code comments_from}, counted from 1, oldest first), and {@code truncated} names what was
+ *       cut. {@link View#FULL} is the same with whole texts and fifty entries per list.
  *   <li>{@link View#STEPS}: a task with its checklist as a list of steps ({@code get_task_with_steps}).
  *   <li>{@link View#CARD}, {@link View#DETAIL}, {@link View#QUEUE_ENTRY}: the board's card, one task asked
  *       for by id, and an entry of a queue: every field, nulls included, bounded; a cut text ends with an
@@ -102,8 +107,13 @@ public final class TaskJson {
 
     /** Which fields of a task a reader gets, and how far they are cut. */
     public enum View {
-        /** For a model: no empty field, no bookkeeping, short list entries. */
-        COMPACT(Limits.NONE),
+        /**
+         * For a model: no empty field, no bookkeeping, short list entries; long texts cut and the newest
+         * entries of each list only, with the count of the rest.
+         */
+        COMPACT(new Limits(2_000, 500, 0, 10)),
+        /** For a model that asked for everything: the compact view's fields, texts whole, longer lists. */
+        FULL(new Limits(Integer.MAX_VALUE, Integer.MAX_VALUE, 0, 50)),
         /** A task with its checklist as steps and its progress notes. */
         STEPS(Limits.NONE),
         /** A card on the board: enough to render, small enough for a thousand of them. */
@@ -136,7 +146,8 @@ public final class TaskJson {
      *
      * @param descriptionChars the longest description shown
      * @param textChars the longest other text shown (a step, a progress note, a comment, a link)
-     * @param steps the most steps shown, the first ones
+     * @param steps the most steps shown, the first ones (the compact and full views show the checklist's
+     *     text, cut like the description)
      * @param entries the most progress notes, comments and links shown, the newest ones; 0 for none
      */
     public record Limits(int descriptionChars, int textChars, int steps, int entries) {
@@ -170,7 +181,16 @@ public final class TaskJson {
             "open_blockers":{"type":"integer","minimum":0},\
             "tags":{"type":"array","items":{"type":"string"}},\
             "metadata":{"type":"object"},\
-            "archived":{"type":"boolean"}},\
+            "archived":{"type":"boolean"},\
+            "description_length":{"type":"integer","minimum":0},\
+            "steps_length":{"type":"integer","minimum":0},\
+            "progress_total":{"type":"integer","minimum":0},\
+            "progress_from":{"type":"integer","minimum":1},\
+            "comments_total":{"type":"integer","minimum":0},\
+            "comments_from":{"type":"integer","minimum":1},\
+            "links_total":{"type":"integer","minimum":0},\
+            "links_from":{"type":"integer","minimum":1},\
+            "truncated":{"type":"array","items":{"type":"string"}}},\
             "required":["id","status","priority","description"]}}}""";
 
     /** The schema of {@code {"task": <the steps view>}}. */
@@ -204,7 +224,7 @@ public final class TaskJson {
      */
     public static String resultSchema(View view) {
         return switch (view) {
-            case COMPACT -> COMPACT_RESULT_SCHEMA;
+            case COMPACT, FULL -> COMPACT_RESULT_SCHEMA;
             case STEPS -> STEPS_RESULT_SCHEMA;
             default -> throw new IllegalArgumentException("No tool returns the " + view + " view of a task");
         };
@@ -220,7 +240,7 @@ public final class TaskJson {
     public static ObjectNode node(Task task, View view) {
         ObjectNode node = Json.mapper().createObjectNode();
         switch (view) {
-            case COMPACT -> compact(node, task);
+            case COMPACT, FULL -> compact(node, task, view.limits, Integer.MAX_VALUE);
             case STEPS -> withSteps(node, task);
             case CARD, DETAIL, QUEUE_ENTRY -> card(node, task, view.limits);
             case CREATED_EVENT -> created(node, task);
@@ -240,7 +260,30 @@ public final class TaskJson {
         return node(task, view).toString();
     }
 
-    private static void compact(ObjectNode node, Task task) {
+    /**
+     * Renders a task in the compact or the full view with its comments shown up to an older one than the
+     * newest: the window of comments ends just before comment number {@code commentsBefore} (counted from 1,
+     * oldest first), so that a reader pages back through a long discussion; the other lists show their
+     * newest entries. Comments are only ever appended, so a page stays the same while new ones arrive.
+     *
+     * @param task the task
+     * @param view {@link View#COMPACT} or {@link View#FULL}
+     * @param commentsBefore the number of the first comment not shown, at least 1; {@link Integer#MAX_VALUE}
+     *     for the newest
+     * @return the JSON object
+     * @throws IllegalArgumentException for another view
+     */
+    public static ObjectNode paged(Task task, View view, int commentsBefore) {
+        if (view != View.COMPACT && view != View.FULL) {
+            throw new IllegalArgumentException("Only the compact and the full view page their comments, not " + view);
+        }
+        ObjectNode node = Json.mapper().createObjectNode();
+        compact(node, task, view.limits, commentsBefore);
+        return node;
+    }
+
+    private static void compact(ObjectNode node, Task task, Limits limits, int commentsBefore) {
+        List<String> truncated = new ArrayList<>();
         node.put(ID, task.id());
         node.put(STATUS, task.status().wireName());
         node.put(PRIORITY, task.priority());
@@ -251,35 +294,68 @@ public final class TaskJson {
             node.put(ATTEMPT, task.attempt());
             node.put(LEASE_UNTIL, task.leaseExpiresAt().toString());
         }
-        node.put(DESCRIPTION, task.description());
+        text(node, DESCRIPTION, task.description(), limits.descriptionChars(), truncated);
         if (task.hasSteps()) {
-            node.put(STEPS, task.steps());
+            text(node, STEPS, task.steps(), limits.descriptionChars(), truncated);
             if (task.currentStep() > 0) {
                 node.put(CURRENT_STEP, task.currentStep());
             }
         }
-        if (!task.progresses().isEmpty()) {
-            ArrayNode progress = node.putArray(PROGRESS);
-            task.progresses().forEach(progress::add);
-        }
+        window(node, PROGRESS, task.progresses(), Integer.MAX_VALUE, limits, truncated, entry -> entry);
         if (!task.userPreferences().isEmpty()) {
-            node.put(PREFERENCE, task.userPreferenceText());
+            text(node, PREFERENCE, task.userPreferenceText(), limits.descriptionChars(), truncated);
         }
-        if (!task.comments().isEmpty()) {
-            ArrayNode comments = node.putArray(COMMENTS);
-            for (Comment comment : task.comments()) {
-                comments.add(comment.author() + ": " + comment.text());
-            }
-        }
-        if (!task.links().isEmpty()) {
-            ArrayNode links = node.putArray(LINKS);
-            for (Link link : task.links()) {
-                links.add(linkText(link));
-            }
-        }
+        window(
+                node,
+                COMMENTS,
+                task.comments(),
+                commentsBefore,
+                limits,
+                truncated,
+                comment -> comment.author() + ": " + comment.text());
+        window(node, LINKS, task.links(), Integer.MAX_VALUE, limits, truncated, TaskJson::linkText);
         graph(node, task, false);
         if (task.archived()) {
             node.put(ARCHIVED, true);
+        }
+        if (!truncated.isEmpty()) {
+            ArrayNode cutFields = node.putArray(TRUNCATED);
+            truncated.forEach(cutFields::add);
+        }
+    }
+
+    /**
+     * Puts the newest entries of a list before entry number {@code before} (from 1), each cut; when that is not
+     * the whole list, also its full count ({@code <field>_total}) and the number of the first entry shown
+     * ({@code <field>_from}), and names the field as truncated. An empty list is left out.
+     */
+    private static <T> void window(
+            ObjectNode node,
+            String field,
+            List<T> entries,
+            int before,
+            Limits limits,
+            List<String> truncated,
+            java.util.function.Function<T, String> text) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        int end = Math.min(entries.size(), Math.max(0, before - 1));
+        int start = Math.max(0, end - limits.entries());
+        ArrayNode shown = node.putArray(field);
+        boolean cutEntry = false;
+        for (T entry : entries.subList(start, end)) {
+            String whole = text.apply(entry);
+            String cut = cut(whole, limits.textChars());
+            cutEntry |= !cut.equals(whole);
+            shown.add(cut);
+        }
+        if (start > 0 || end < entries.size()) {
+            node.put(field + "_total", entries.size());
+            node.put(field + "_from", start + 1);
+        }
+        if (start > 0 || end < entries.size() || cutEntry) {
+            truncated.add(field);
         }
     }
 

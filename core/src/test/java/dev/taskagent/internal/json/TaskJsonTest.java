@@ -146,6 +146,59 @@ class TaskJsonTest {
     }
 
     @Test
+    void theCompactViewIsBoundedWhateverTheTaskHolds() {
+        List<Comment> comments = new java.util.ArrayList<>();
+        List<Link> links = new java.util.ArrayList<>();
+        List<String> progress = new java.util.ArrayList<>();
+        for (int number = 1; number <= 5_000; number++) {
+            comments.add(new Comment("reaper", "Comment " + number + " " + "c".repeat(2_000), NOW));
+            links.add(new Link("https://example.com/" + number, "l".repeat(2_000), "bob", NOW));
+            progress.add("Note " + number + " " + "p".repeat(2_000));
+        }
+        Task huge = task().description("d".repeat(50_000))
+                .steps("- [ ] " + "s".repeat(50_000))
+                .userPreferences(List.of("u".repeat(50_000)))
+                .comments(comments)
+                .links(links)
+                .progresses(progress)
+                .build();
+
+        var node = TaskJson.node(huge, View.COMPACT);
+
+        assertThat(node.toString()).hasSizeLessThan(4 * 2_010 + 30 * 510 + 1_000);
+        assertThat(node.path("description").asText()).hasSize(2_001).endsWith("\u2026");
+        assertThat(node.path("description_length").asInt()).isEqualTo(50_000);
+        assertThat(node.path("steps_length").asInt()).isEqualTo(50_006);
+        assertThat(node.path("comments")).hasSize(10);
+        assertThat(node.path("comments").get(9).asText()).startsWith("reaper: Comment 5000 ");
+        assertThat(node.path("comments_total").asInt()).isEqualTo(5_000);
+        assertThat(node.path("comments_from").asInt()).isEqualTo(4_991);
+        assertThat(node.path("links_total").asInt()).isEqualTo(5_000);
+        assertThat(node.path("progress_from").asInt()).isEqualTo(4_991);
+        assertThat(node.path("truncated").toString())
+                .isEqualTo("[\"description\",\"steps\",\"progress\",\"preference\",\"comments\",\"links\"]");
+
+        var page = TaskJson.paged(huge, View.COMPACT, 3);
+        assertThat(page.path("comments")).hasSize(2);
+        assertThat(page.path("comments_from").asInt()).isEqualTo(1);
+        assertThat(page.path("comments").get(0).asText()).startsWith("reaper: Comment 1 ");
+
+        var full = TaskJson.node(huge, View.FULL);
+        assertThat(full.path("description").asText()).hasSize(50_000);
+        assertThat(full.path("comments")).hasSize(50);
+        assertThat(full.path("comments").get(49).asText()).endsWith("c".repeat(2_000));
+    }
+
+    @Test
+    void aSmallTaskIsShownWholeInTheCompactViewWithoutCounts() {
+        Task small = task().comments(List.of(new Comment("alice", "Hi.", NOW))).build();
+        assertThat(TaskJson.render(small, View.COMPACT))
+                .contains("\"comments\":[\"alice: Hi.\"]")
+                .doesNotContain("_total")
+                .doesNotContain("truncated");
+    }
+
+    @Test
     void everyViewNamesAFieldTheSameWay() {
         Task task = task().assignee("bob")
                 .steps("- [ ] Book")

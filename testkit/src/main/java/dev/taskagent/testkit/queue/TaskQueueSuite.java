@@ -1046,6 +1046,57 @@ public abstract class TaskQueueSuite {
     }
 
     @Test
+    void getTaskToolShowsTheNewestTenCommentsWithTheirCountAndPagesBackThroughTheRest() {
+        Task task = create("alice", 0, "Reclaimed many times");
+        for (int number = 1; number <= 25; number++) {
+            queue.comment(task.id(), "reaper", "Comment " + number + " " + "x".repeat(600));
+        }
+
+        String newest = call("get_task", "{\"task_id\":" + task.id() + "}").text();
+        assertThat(newest)
+                .contains("\"reaper: Comment 16 ")
+                .contains("\"reaper: Comment 25 ")
+                .doesNotContain("\"reaper: Comment 15 ")
+                .contains("\"comments_total\":25,\"comments_from\":16")
+                .contains("\"truncated\":[\"comments\"]")
+                .doesNotContain("x".repeat(600))
+                .hasSizeLessThan(10 * 520 + 1_000);
+
+        String older = call("get_task", "{\"task_id\":" + task.id() + ",\"comments_before\":16}")
+                .text();
+        assertThat(older)
+                .contains("\"reaper: Comment 6 ")
+                .contains("\"reaper: Comment 15 ")
+                .doesNotContain("\"reaper: Comment 16 ")
+                .contains("\"comments_total\":25,\"comments_from\":6");
+
+        // A page stays the same while new comments arrive.
+        queue.comment(task.id(), "bob", "A newer one.");
+        assertThat(call("get_task", "{\"task_id\":" + task.id() + ",\"comments_before\":16}")
+                        .text())
+                .isEqualTo(older.replace("\"comments_total\":25", "\"comments_total\":26"));
+
+        String full = call("get_task", "{\"task_id\":" + task.id() + ",\"view\":\"full\"}")
+                .text();
+        assertThat(full)
+                .contains("x".repeat(600))
+                .contains("\"reaper: Comment 1 ")
+                .doesNotContain("comments_total");
+        assertThat(store.findTask(task.id()).orElseThrow().comments()).hasSize(26);
+    }
+
+    @Test
+    void getTaskToolRefusesAWindowOrViewItDoesNotKnow() {
+        Task task = create("alice", 0, "Paged");
+        assertThat(call("get_task", "{\"task_id\":" + task.id() + ",\"comments_before\":1}"))
+                .isEqualTo(ToolResult.error("comments_before must be 2 or more (the number of a comment, from 1,"
+                        + " oldest first), was 1"));
+        ToolResult view = call("get_task", "{\"task_id\":" + task.id() + ",\"view\":\"everything\"}");
+        assertThat(view.isError()).isTrue();
+        assertThat(view.text()).contains("view").contains("compact").contains("full");
+    }
+
+    @Test
     void updateTaskToolChangesOnlyWhatItIsSentAndRecordsThePreviousAssignee() {
         Task task = create("alice", 1, "Old words");
 
