@@ -86,7 +86,8 @@ public final class ClaudeTaskTools {
         Objects.requireNonNull(store, "store");
         StoreArguments.sessionId(sessionId);
         ClaudeTaskTools tools = new ClaudeTaskTools(store, sessionId);
-        return Toolbox.of(tools.create(), tools.get(), tools.update(), tools.list());
+        return Toolbox.of(tools.create(), tools.get(), tools.update(), tools.list())
+                .withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
 
     private Tool create() {

@@ -83,7 +83,7 @@ public final class TodoTools {
         Objects.requireNonNull(store, "store");
         StoreArguments.sessionId(sessionId);
         TodoTools tools = new TodoTools(store, sessionId);
-        return Toolbox.of(tools.write(), tools.read());
+        return Toolbox.of(tools.write(), tools.read()).withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
 
     private Tool write() {

@@ -222,26 +222,9 @@ final class InputRenderer {
         return out.toString();
     }
 
-    /**
-     * An upper estimate of a text's tokens without a tokenizer: its UTF-8 bytes / 3, which over-counts
-     * English text by about a third for the GPT-4o family's encoding and matches texts of three-byte characters.
-     */
+    /** An upper estimate of a text's tokens, as {@link Texts#estimateTokens(String)} makes it. */
     static int estimateTokens(String text) {
-        long bytes = 0;
-        for (int index = 0; index < text.length(); index++) {
-            char c = text.charAt(index);
-            if (c < 0x80) {
-                bytes += 1;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (Character.isHighSurrogate(c)) {
-                bytes += 4;
-                index++;
-            } else {
-                bytes += 3;
-            }
-        }
-        return (int) Math.min(Integer.MAX_VALUE, (bytes + 2) / 3);
+        return Texts.estimateTokens(text);
     }
 
     /**

@@ -67,6 +67,13 @@ final class QueueTools {
     /** The filters of {@code get_my_queue}. */
     static final List<String> QUEUE_FILTERS = List.of("all", "ready", "blocked");
 
+    /**
+     * The most tokens a task's JSON takes in a result, leaving room in the toolset's result budget for a
+     * headline and the work-graph sections: a larger task shows fewer of its newest entries, then shorter
+     * texts.
+     */
+    static final int TASK_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
+
     /** The views {@code get_task} offers. */
     static final List<String> VIEWS = List.of("compact", "full");
 
@@ -79,28 +86,30 @@ final class QueueTools {
 
     static Toolbox toolbox(TaskQueue queue) {
         return Toolbox.of(
-                signupForTask(queue),
-                completeTask(queue),
-                heartbeatTask(queue),
-                moveTask(queue),
-                createTask(queue),
-                getTask(queue),
-                updateTaskById(queue),
-                getMyQueue(queue),
-                addComment(queue),
-                addLink(queue),
-                archiveTask(queue));
+                        signupForTask(queue),
+                        completeTask(queue),
+                        heartbeatTask(queue),
+                        moveTask(queue),
+                        createTask(queue),
+                        getTask(queue),
+                        updateTaskById(queue),
+                        getMyQueue(queue),
+                        addComment(queue),
+                        addLink(queue),
+                        archiveTask(queue))
+                .withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
 
     /** The work-graph tools: dependencies and plans; served beside the queue toolset. */
     static Toolbox graphToolbox(TaskQueue queue) {
-        return Toolbox.of(addDependency(queue), removeDependency(queue), createTaskTree(queue));
+        return Toolbox.of(addDependency(queue), removeDependency(queue), createTaskTree(queue))
+                .withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
 
     /** The lean toolset of a model that only works tasks. */
     static Toolbox workerToolbox(TaskQueue queue) {
-        return Toolbox.of(
-                signupForTask(queue), completeTask(queue), moveTask(queue), addComment(queue), getTask(queue));
+        return Toolbox.of(signupForTask(queue), completeTask(queue), moveTask(queue), addComment(queue), getTask(queue))
+                .withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
 
     static Tool signupForTask(TaskQueue queue) {
@@ -271,10 +280,10 @@ final class QueueTools {
                             }
                             return queue.get(taskId)
                                     .map(task -> {
-                                        String rendered = TaskJson.paged(task, view, before.orElse(Integer.MAX_VALUE))
+                                        String rendered = TaskJson.within(
+                                                        task, view, before.orElse(Integer.MAX_VALUE), TASK_TOKENS)
                                                 .toString();
-                                        return ToolResult.ok(
-                                                rendered + graphSections(queue, task), "{\"task\":" + rendered + "}");
+                                        return ToolResult.ok(rendered + graphSections(queue, task), result(rendered));
                                     })
                                     .orElseGet(() -> ToolResult.error(new TaskNotFoundException(taskId).getMessage()));
                         })
@@ -713,15 +722,22 @@ final class QueueTools {
     }
 
     private static ToolResult withTask(String headline, Task task) {
-        return ToolResult.ok(headline + "\n" + TaskJson.render(task, View.COMPACT), result(task));
+        String rendered = compact(task);
+        return ToolResult.ok(headline + "\n" + rendered, result(rendered));
+    }
+
+    /** The task in the compact view, within {@link #TASK_TOKENS}. */
+    private static String compact(Task task) {
+        return TaskJson.within(task, View.COMPACT, Integer.MAX_VALUE, TASK_TOKENS)
+                .toString();
     }
 
     /**
-     * Renders a task as the structured content of a tool result, {@code {"task": {...}}}, from the task
-     * itself: never from a result's text, which holds names and texts that a caller chose.
+     * The structured content of a tool result, {@code {"task": {...}}}, from the task rendered by {@link
+     * TaskJson}: never from a result's text, which holds names and texts that a caller chose.
      */
-    private static String result(Task task) {
-        return "{\"task\":" + TaskJson.render(task, View.COMPACT) + "}";
+    private static String result(String renderedTask) {
+        return "{\"task\":" + renderedTask + "}";
     }
 
     /** Runs an operation; a refusal because of the task's state becomes an error result with its message. */

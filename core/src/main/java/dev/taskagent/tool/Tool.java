@@ -25,7 +25,8 @@ import java.util.Optional;
  * }</pre>
  *
  * <p>A tool carries its own metadata: its {@linkplain #hints() hints} (read-only, destructive, idempotent,
- * open world) and the {@linkplain #outputSchema() schema of its structured results}. Clients such as the
+ * open world), the {@linkplain #outputSchema() schema of its structured results} and the {@linkplain
+ * #resultBudget() budget} its results are cut to. Clients such as the
  * MCP server read them from the tool.
  *
  * <p>Bad arguments are reported by throwing {@link ToolArgumentException} (the {@link ToolArguments}
@@ -37,6 +38,8 @@ import java.util.Optional;
  * {@code of} are when their handler is.
  */
 public interface Tool {
+    /** The smallest {@linkplain #withResultBudget(int) result budget}, in tokens. */
+    int MIN_RESULT_BUDGET = 100;
 
     /**
      * Builds a tool from its definition and a handler.
@@ -149,6 +152,29 @@ public interface Tool {
     default Tool withHints(ToolHints hints) {
         Objects.requireNonNull(hints, "hints");
         return new DefinedTool(definition(), outputSchema().orElse(null), hints, this::call);
+    }
+
+    /**
+     * Returns the most tokens a result of this tool may take, if it has a budget.
+     *
+     * @return the budget in tokens, estimated as UTF-8 bytes / 3; empty when results are not cut
+     */
+    default Optional<Integer> resultBudget() {
+        return Optional.empty();
+    }
+
+    /**
+     * Returns this tool with a budget for its results: a result whose text would take more tokens (estimated
+     * as UTF-8 bytes / 3, an upper estimate for English text with the GPT-4o family's encoding) is cut, at a
+     * line's end where one is near, and ends with a note that says how much was left out and how to ask
+     * for less. Structured content is left whole. A tool that has a budget gets this one in its place.
+     *
+     * @param tokens the most tokens a result's text may take; at least {@value #MIN_RESULT_BUDGET}
+     * @return a new tool, immutable
+     * @throws IllegalArgumentException if {@code tokens} is below {@value #MIN_RESULT_BUDGET}
+     */
+    default Tool withResultBudget(int tokens) {
+        return BudgetedTool.of(this, tokens);
     }
 
     /**

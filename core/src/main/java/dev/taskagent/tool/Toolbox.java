@@ -31,6 +31,13 @@ public final class Toolbox {
     private static final Logger LOG = LoggerFactory.getLogger(Toolbox.class);
     private static final Toolbox EMPTY = new Toolbox(Map.of());
 
+    /**
+     * The budget, in tokens, of every result of this library's toolsets (the queue's, the worker's, the work
+     * graph's, the dialects' and the MCP server's task tools): what a model reads of one call stays small
+     * whatever the store holds.
+     */
+    public static final int DEFAULT_RESULT_BUDGET = 2_000;
+
     private final Map<String, Tool> tools;
 
     private Toolbox(Map<String, Tool> tools) {
@@ -102,6 +109,22 @@ public final class Toolbox {
      */
     public Toolbox with(Toolbox other) {
         return with(other.tools.values());
+    }
+
+    /**
+     * Returns a toolbox of the same tools, each with a budget for its results (see {@link
+     * Tool#withResultBudget(int)}), replacing any budget they had. The toolsets of this library have {@link
+     * #DEFAULT_RESULT_BUDGET} already; give another with this method, e.g. {@code
+     * queue.tools().withResultBudget(4_000)}.
+     *
+     * @param tokens the most tokens a result's text may take; at least {@value Tool#MIN_RESULT_BUDGET}
+     * @return the toolbox
+     * @throws IllegalArgumentException if {@code tokens} is below {@value Tool#MIN_RESULT_BUDGET}
+     */
+    public Toolbox withResultBudget(int tokens) {
+        return of(tools.values().stream()
+                .map(tool -> tool.withResultBudget(tokens))
+                .toList());
     }
 
     /** @return the tool names, in order */

@@ -43,7 +43,7 @@ final class TaskReadTools {
      * @return {@code list_tasks} and {@code get_task_with_steps}
      */
     static Toolbox toolbox(TaskStore store, ObjectMapper json) {
-        return Toolbox.of(listTasks(store), getTaskWithSteps(store));
+        return Toolbox.of(listTasks(store), getTaskWithSteps(store)).withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
 
     private static Tool listTasks(TaskStore store) {

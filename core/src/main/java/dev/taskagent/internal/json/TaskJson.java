@@ -274,12 +274,52 @@ public final class TaskJson {
      * @throws IllegalArgumentException for another view
      */
     public static ObjectNode paged(Task task, View view, int commentsBefore) {
+        return within(task, view, commentsBefore, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Renders a task in the compact or the full view, as {@link #paged} does, within a number of tokens
+     * (estimated as {@link Texts#estimateTokens} does): when the view's limits make it larger, fewer of the
+     * newest entries are shown (down to one per list), then, in the compact view only, shorter texts. A task
+     * whose smallest rendering is still larger is returned as that.
+     *
+     * @param task the task
+     * @param view {@link View#COMPACT} or {@link View#FULL}
+     * @param commentsBefore the number of the first comment not shown, at least 1; {@link Integer#MAX_VALUE}
+     *     for the newest
+     * @param tokens the most estimated tokens the JSON text should take
+     * @return the JSON object
+     * @throws IllegalArgumentException for another view
+     */
+    public static ObjectNode within(Task task, View view, int commentsBefore, int tokens) {
         if (view != View.COMPACT && view != View.FULL) {
             throw new IllegalArgumentException("Only the compact and the full view page their comments, not " + view);
         }
-        ObjectNode node = Json.mapper().createObjectNode();
-        compact(node, task, view.limits, commentsBefore);
-        return node;
+        Limits limits = view.limits;
+        while (true) {
+            ObjectNode node = Json.mapper().createObjectNode();
+            compact(node, task, limits, commentsBefore);
+            Limits smaller = smaller(limits, view);
+            if (smaller.equals(limits) || Texts.estimateTokens(node.toString()) <= tokens) {
+                return node;
+            }
+            limits = smaller;
+        }
+    }
+
+    /** The next smaller limits: half the entries down to one, then (compact only) half the texts. */
+    private static Limits smaller(Limits limits, View view) {
+        if (limits.entries() > 1) {
+            return new Limits(limits.descriptionChars(), limits.textChars(), limits.steps(), limits.entries() / 2);
+        }
+        if (view == View.FULL || limits.textChars() <= 100) {
+            return limits;
+        }
+        return new Limits(
+                Math.max(300, limits.descriptionChars() / 2),
+                Math.max(100, limits.textChars() / 2),
+                limits.steps(),
+                limits.entries());
     }
 
     private static void compact(ObjectNode node, Task task, Limits limits, int commentsBefore) {
