@@ -38,12 +38,6 @@ final class Graph {
             + " taskagent_dependencies WHERE blocker_id = ? UNION SELECT d.dependant_id FROM taskagent_dependencies d"
             + " JOIN reach r ON d.blocker_id = r.id) SELECT 1 FROM reach WHERE id = ?";
 
-    /** The edges out of {@code ?1} and out of every task reachable from it along "is depended on by" edges. */
-    private static final String REACHABLE_EDGES = "WITH RECURSIVE reach (id) AS (SELECT dependant_id FROM"
-            + " taskagent_dependencies WHERE blocker_id = ? UNION SELECT d.dependant_id FROM taskagent_dependencies d"
-            + " JOIN reach r ON d.blocker_id = r.id) SELECT blocker_id, dependant_id FROM taskagent_dependencies"
-            + " WHERE blocker_id = ? OR blocker_id IN (SELECT id FROM reach)";
-
     private Graph() {}
 
     /** The text of {@code blocked_by}: the ids, sorted, comma-separated; null for none. */
@@ -162,8 +156,7 @@ final class Graph {
 
     /**
      * Finds the chain by which {@code to} already waits for {@code from}: the recursive statement tells
-     * whether there is one; only then are the edges out of every task reachable from {@code from} read, in
-     * one more recursive statement, and the chain found among them breadth first.
+     * whether there is one; only then is the chain itself walked, breadth first.
      *
      * @return the chain, {@code from} first and {@code to} last; empty when there is none
      */
@@ -176,32 +169,31 @@ final class Graph {
                 return Optional.empty();
             }
         }
-        Map<Long, List<Long>> dependants = new HashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement(withDepthHint(dialect, REACHABLE_EDGES))) {
-            statement.setLong(1, from);
-            statement.setLong(2, from);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    dependants
-                            .computeIfAbsent(rows.getLong(1), id -> new ArrayList<>())
-                            .add(rows.getLong(2));
+        try (PreparedStatement dependants = connection.prepareStatement(
+                "SELECT dependant_id FROM taskagent_dependencies WHERE blocker_id = ? ORDER BY dependant_id")) {
+            return TaskGraphs.path(from, to, id -> {
+                try {
+                    return longs(dependants, id);
+                } catch (SQLException e) {
+                    throw new SqlFailure(e);
                 }
-            }
+            });
+        } catch (SqlFailure e) {
+            throw e.getCause();
         }
-        dependants.values().forEach(Collections::sort);
-        return TaskGraphs.path(from, to, id -> dependants.getOrDefault(id, List.of()));
     }
 
     private static String reachesSql(Dialect dialect) {
-        String sql = withDepthHint(dialect, REACHES);
-        return dialect.id() == JdbcDialect.H2 ? sql + " FETCH FIRST 1 ROW ONLY" : sql + " LIMIT 1";
-    }
-
-    /** MySQL stops a recursive statement after 1,000 rounds unless told otherwise: tells it otherwise. */
-    private static String withDepthHint(Dialect dialect, String sql) {
-        return dialect.id() == JdbcDialect.MYSQL
-                ? sql.replaceFirst("\\) SELECT ", ") SELECT /*+ SET_VAR(cte_max_recursion_depth = 4294967295) */ ")
-                : sql;
+        return switch (dialect.id()) {
+            // MySQL stops a recursive statement after 1,000 rounds unless told otherwise.
+            case MYSQL ->
+                REACHES.replace(
+                                "SELECT 1 FROM reach",
+                                "SELECT /*+ SET_VAR(cte_max_recursion_depth = 4294967295) */ 1 FROM reach")
+                        + " LIMIT 1";
+            case H2 -> REACHES + " FETCH FIRST 1 ROW ONLY";
+            default -> REACHES + " LIMIT 1";
+        };
     }
 
     /**
@@ -314,5 +306,19 @@ final class Graph {
 
     static String parameters(int count) {
         return String.join(", ", Collections.nCopies(count, "?"));
+    }
+
+    /** Carries a SQLException out of a lambda. */
+    private static final class SqlFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        SqlFailure(SQLException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized SQLException getCause() {
+            return (SQLException) super.getCause();
+        }
     }
 }
