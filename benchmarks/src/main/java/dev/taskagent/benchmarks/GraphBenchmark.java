@@ -48,7 +48,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  */
 @Fork(1)
 public class GraphBenchmark {
-    static final int QUEUE_TASKS = 200_000;
+    static final int QUEUE_TASKS = 1_000_000;
     static final int ASSIGNEES = 1_000;
     static final int WORKERS = 16;
     static final int DEPENDANTS = 1_000;
