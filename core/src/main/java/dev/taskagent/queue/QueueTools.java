@@ -356,7 +356,7 @@ final class QueueTools {
                             }
                             if (!changes) {
                                 throw new ToolArgumentException(
-                                        "Nothing to update: send at least one of status, assignee, priority, description.");
+                                        "Nothing to update: send at least one of status, assignee, priority, description, tags, metadata, parent_id.");
                             }
                             return refusalAsError(() -> {
                                 queue.update(update.build());

@@ -1307,8 +1307,9 @@ public abstract class TaskQueueSuite {
                         .isError())
                 .isTrue();
         assertThat(call("update_task", "{\"task_id\":" + task.id() + "}"))
-                .isEqualTo(ToolResult.error(
-                        "Nothing to update: send at least one of status, assignee, priority, description."));
+                .isEqualTo(
+                        ToolResult.error(
+                                "Nothing to update: send at least one of status, assignee, priority, description, tags, metadata, parent_id."));
         assertThat(call("update_task", "{\"task_id\":" + task.id() + ",\"status\":\"done\"}"))
                 .isEqualTo(
                         ToolResult.error("Argument 'status' is 'done'; use one of pending, running, success, failed."));
