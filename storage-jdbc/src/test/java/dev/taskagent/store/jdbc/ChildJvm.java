@@ -3,6 +3,7 @@ package dev.taskagent.store.jdbc;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,6 +94,17 @@ final class ChildJvm implements AutoCloseable {
             }
         }
         throw new AssertionError(name + " printed no such line within " + deadline + "; its stderr: " + stderrTail());
+    }
+
+    /**
+     * Writes a line to the process's standard input.
+     *
+     * @param line the line, without its line break
+     */
+    void send(String line) throws IOException {
+        OutputStream in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
     }
 
     /** Counts the lines printed so far that match. */

@@ -1,21 +1,57 @@
-package dev.taskagent.queue;
+package dev.taskagent.testkit.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.llm.ToolCall;
-import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
+import dev.taskagent.testkit.MutableClock;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
+import java.time.Clock;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The work graph through the queue's tools, as a model calls them, on the in-memory store. */
-class QueueGraphToolsTest {
-    private final InMemoryTaskStore store = new InMemoryTaskStore();
-    private final TaskQueue queue = TaskQueue.builder(store).build();
-    private final Toolbox tools = queue.tools().with(queue.graphTools());
+/**
+ * The work graph through the queue's tools ({@link TaskQueue#tools()} with {@link TaskQueue#graphTools()}),
+ * as a model calls them, written once and run on every store: {@code create_task} with a parent, blockers,
+ * tags and metadata; {@code add_dependency}, {@code remove_dependency} and {@code create_task_tree};
+ * {@code get_task} and {@code get_my_queue} showing the graph; {@code complete_task} over open subtasks
+ * and {@code update_task} moving a task in the tree. Every refusal is checked to be an error result whose
+ * text says what to do, with nothing written. Subclass it in a store's tests and return a fresh, empty
+ * store from {@link #createStore(Clock)}.
+ */
+public abstract class QueueGraphToolsSuite {
+    private TaskStore store;
+    private TaskQueue queue;
+    private Toolbox tools;
+
+    /** For subclasses, which name the store under test through {@link #createStore(Clock)}. */
+    protected QueueGraphToolsSuite() {}
+
+    /**
+     * Creates the store under test. Each call must return a new, empty store; the suite closes it.
+     *
+     * @param clock the clock the store must take its timestamps from
+     * @return the store
+     */
+    protected abstract TaskStore createStore(Clock clock);
+
+    @BeforeEach
+    void createQueue() {
+        store = createStore(MutableClock.standard());
+        queue = TaskQueue.builder(store).build();
+        tools = queue.tools().with(queue.graphTools());
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
 
     private ToolResult call(String name, String arguments) {
         return tools.call(new ToolCall("c1", name, arguments));

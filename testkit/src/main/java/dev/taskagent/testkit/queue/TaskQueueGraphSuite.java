@@ -1,29 +1,63 @@
-package dev.taskagent.queue;
+package dev.taskagent.testkit.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.event.TaskEvent;
-import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.queue.TaskTree;
+import dev.taskagent.queue.TaskWorker;
+import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.testkit.MutableClock;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The work graph through {@link TaskQueue}, on the in-memory store. (The core module has no store to test
- * with; these live here until the testkit's queue suite runs them on every store.)
+ * The work graph through {@link TaskQueue}, written once and run on every store: dependencies and what a
+ * claim hands out, the events listeners hear, the refusals (self edges, duplicates, cycles named in full,
+ * unknown tasks) that write nothing, plans laid out in one call with {@link TaskTree}, parents that finish
+ * last, and a {@link TaskWorker} woken by a task's unblocking. Subclass it in a store's tests and return a
+ * fresh, empty store from {@link #createStore(Clock)}.
  */
-class TaskQueueGraphTest {
-    private final InMemoryTaskStore store = new InMemoryTaskStore();
+public abstract class TaskQueueGraphSuite {
+    private TaskStore store;
+    private TaskQueue queue;
     private final List<TaskEvent> events = new CopyOnWriteArrayList<>();
-    private final TaskQueue queue =
-            TaskQueue.builder(store).listener(events::add).build();
+
+    /** For subclasses, which name the store under test through {@link #createStore(Clock)}. */
+    protected TaskQueueGraphSuite() {}
+
+    /**
+     * Creates the store under test. Each call must return a new, empty store; the suite closes it.
+     *
+     * @param clock the clock the store must take its timestamps from
+     * @return the store
+     */
+    protected abstract TaskStore createStore(Clock clock);
+
+    @BeforeEach
+    void createQueue() {
+        store = createStore(MutableClock.standard());
+        queue = TaskQueue.builder(store).listener(events::add).build();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
 
     private Task create(String agent, String description) {
         return queue.create(queue.newTask(description).assignee(agent).build());
@@ -215,5 +249,31 @@ class TaskQueueGraphTest {
         events.forEach(event -> kinds.add(event.getClass()));
         assertThat(kinds).containsExactly(TaskEvent.StatusChanged.class, TaskEvent.Unblocked.class);
         assertThat(queue.listReady("alice")).extracting(Task::id).contains(dependant.id());
+    }
+
+    @Test
+    void aWorkerWakesOnTheUnblockedEventOfAnotherAgentsSuccess() throws Exception {
+        Task build = queue.create(queue.newTask("Build").assignee("bob").build());
+        Task deploy = queue.create(
+                queue.newTask("Deploy").assignee("alice").blockedBy(build.id()).build());
+        CountDownLatch handled = new CountDownLatch(1);
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent("alice")
+                .handler(task -> handled.countDown())
+                .pollInterval(Duration.ofHours(1))
+                .start()) {
+            Thread.sleep(200); // the worker found nothing ready and waits for the feed
+            assertThat(handled.getCount()).isEqualTo(1);
+
+            Task claimed = queue.claimNext("bob").orElseThrow();
+            queue.complete(claimed.id(), "bob", claimed.attempt(), TaskStatus.SUCCESS, null);
+
+            assertThat(handled.await(10, TimeUnit.SECONDS))
+                    .as("woken by 'unblocked' well before the hour's poll")
+                    .isTrue();
+            assertThat(worker.agent()).isEqualTo("alice");
+        }
+        assertThat(store.findTask(deploy.id()).orElseThrow().status()).isEqualTo(TaskStatus.SUCCESS);
     }
 }
