@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
+import dev.taskagent.dialect.ClaudeTaskTools;
 import dev.taskagent.dialect.TodoTools;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.llm.ToolDefinition;
@@ -127,8 +128,8 @@ public final class TokenEconomy {
     }
 
     /**
-     * What the definitions of the todo dialect ({@code TodoWrite}, {@code TodoRead}) cost per request, beside
-     * taskagent's own toolsets.
+     * What the definitions of the dialect toolsets (todo: {@code TodoWrite}, {@code TodoRead}; Claude's task
+     * tools) cost per request, beside taskagent's own toolsets.
      *
      * @return a Markdown table: toolset, tools, definitions per request
      */
@@ -139,8 +140,11 @@ public final class TokenEconomy {
         text.append("| toolset | tools | definitions per request |\n| --- | ---: | ---: |\n");
         for (Map.Entry<String, Toolbox> toolset : Map.of(
                         "todo (TodoWrite, TodoRead)", TodoTools.forSession(queue.store(), "session"),
+                        "claude-tasks (TaskCreate, TaskGet, TaskUpdate, TaskList)",
+                                ClaudeTaskTools.forSession(queue.store(), "session"),
                         "worker", queue.workerTools(),
-                        "queue", queue.tools())
+                        "queue", queue.tools(),
+                        "queue and graph", queue.tools().with(queue.graphTools()))
                 .entrySet()
                 .stream()
                 .sorted(Map.Entry.comparingByKey(Comparator.reverseOrder()))
