@@ -60,6 +60,7 @@ import org.springframework.test.context.DynamicPropertySource;
         classes = SpringAiBoardApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
+            "spring.ai.model.chat=openai",
             "spring.ai.openai.api-key=sk-test-0123456789abcdef",
             "spring.ai.openai.chat.options.model=gpt-test",
             "taskagent.dashboard.enabled=true",
