@@ -2,7 +2,6 @@ package dev.taskagent.dashboard;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.Headers;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.StaleTaskException;
@@ -19,6 +18,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The board's JSON API: sessions, a session's tasks with filters and paging, one task, the agents' queues,
@@ -64,7 +64,7 @@ final class BoardApi {
         this.queue = TaskQueue.builder(store).build();
     }
 
-    Reply answer(String method, String rawPath, String rawQuery, Headers headers, byte[] body) {
+    Reply answer(String method, String rawPath, String rawQuery, UnaryOperator<String> headers, byte[] body) {
         List<String> segments = segments(rawPath);
         if (method.equals("POST") && segments.size() == 4 && segments.get(1).equals("tasks")) {
             QueryParameters.parse(rawQuery, List.of());
@@ -332,7 +332,7 @@ final class BoardApi {
         });
     }
 
-    private Reply act(long taskId, String action, Headers headers, byte[] body) {
+    private Reply act(long taskId, String action, UnaryOperator<String> headers, byte[] body) {
         if (!settings.actionsEnabled()) {
             throw new ApiException(
                     403,
@@ -443,8 +443,8 @@ final class BoardApi {
     }
 
     /** The version the caller saw: the If-Match header ({@code "7"} or {@code 7}), else the body's version. */
-    private static long expectedVersion(Headers headers, JsonNode request) {
-        String ifMatch = headers.getFirst("If-Match");
+    private static long expectedVersion(UnaryOperator<String> headers, JsonNode request) {
+        String ifMatch = headers.apply("If-Match");
         if (ifMatch != null) {
             String value = ifMatch.strip();
             if (value.startsWith("W/")) {

@@ -1,13 +1,11 @@
 package dev.taskagent.dashboard;
 
-import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.taskagent.internal.SettingRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,8 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one handler of the board's server: checks Host, Origin and the token, sets the security headers on
- * every response, and routes to the page's assets, the JSON API and the event stream.
+ * The one handler of the board: checks Host, Origin and the token, sets the security headers on every
+ * response, and routes to the page's assets, the JSON API and the event stream. It answers {@link
+ * BoardExchange}s, which come through either front door: the board's own server (the JDK's, as an {@link
+ * HttpHandler}) or the application's servlet container ({@link TaskDashboardServlet}).
  *
  * <p>Tokens are compared by their SHA-256 digests with {@link MessageDigest#isEqual(byte[], byte[])}, in
  * time that does not depend on where they differ or on the length of the token sent.
@@ -48,22 +48,37 @@ final class BoardHttp implements HttpHandler {
     private final byte[] tokenDigest;
     private final BoardApi api;
     private final EventStream events;
-    private final ExchangeExecutor exchanges;
+    private final Runnable requestRead;
 
-    BoardHttp(TaskDashboard.Settings settings, EventStream events, ExchangeExecutor exchanges) {
+    /**
+     * @param settings the board's settings
+     * @param events the event streams
+     * @param requestRead called once a request is read, when the time limit on reading it ends (the board's
+     *     own server keeps one; a servlet container has its own)
+     */
+    BoardHttp(TaskDashboard.Settings settings, EventStream events, Runnable requestRead) {
         this.settings = settings;
         this.checkHost = SettingRules.isLoopback(settings.host())
                 || !settings.allowedHosts().isEmpty();
         this.tokenDigest = settings.token() == null ? null : sha256(settings.token());
         this.api = new BoardApi(settings, events);
         this.events = events;
-        this.exchanges = exchanges;
+        this.requestRead = requestRead;
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
+    public void handle(HttpExchange exchange) {
+        handle(new JdkExchange(exchange));
+    }
+
+    /**
+     * Answers one request, whichever front door it came through; never throws.
+     *
+     * @param exchange the request and its response
+     */
+    void handle(BoardExchange exchange) {
         try {
-            securityHeaders(exchange.getResponseHeaders());
+            securityHeaders(exchange);
             route(exchange);
         } catch (ApiException e) {
             sendError(exchange, e);
@@ -79,7 +94,7 @@ final class BoardHttp implements HttpHandler {
         } catch (IOException e) {
             LOG.debug("A client of the task board went away: {}", e.toString());
         } catch (RuntimeException e) {
-            LOG.warn("The task board failed to answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            LOG.warn("The task board failed to answer {} {}", exchange.method(), exchange.rawPath(), e);
             // The exception's message is for the log: it may name the store's internals.
             sendError(
                     exchange,
@@ -95,8 +110,8 @@ final class BoardHttp implements HttpHandler {
         }
     }
 
-    private void route(HttpExchange exchange) throws IOException {
-        if (checkHost && !hostAllowed(exchange.getRequestHeaders().getFirst("Host"))) {
+    private void route(BoardExchange exchange) throws IOException {
+        if (checkHost && !hostAllowed(exchange.requestHeader("Host"))) {
             throw new ApiException(
                     421,
                     "Host",
@@ -104,9 +119,8 @@ final class BoardHttp implements HttpHandler {
                             + String.join(", ", LOOPBACK_HOSTS)
                             + " or a host given to allowedHosts(...) or publicOrigins(...)");
         }
-        String origin = exchange.getRequestHeaders().getFirst("Origin");
-        if (origin != null
-                && !Origins.isOwn(origin, exchange.getRequestHeaders().getFirst("Host"), settings.publicOrigins())) {
+        String origin = exchange.requestHeader("Origin");
+        if (origin != null && !Origins.isOwn(origin, exchange.requestHeader("Host"), settings.publicOrigins())) {
             throw new ApiException(
                     403,
                     "Origin",
@@ -114,16 +128,15 @@ final class BoardHttp implements HttpHandler {
                             + "); a board reached at another address, e.g. through a TLS-terminating proxy, is"
                             + " given it with publicOrigins(...)");
         }
-        URI uri = exchange.getRequestURI();
-        String path = uri.getRawPath();
-        String method = exchange.getRequestMethod();
+        String path = exchange.rawPath();
+        String method = exchange.method();
         if (!path.startsWith("/api/")) {
-            exchanges.requestRead();
+            requestRead.run();
             serveAsset(exchange, method, path);
             return;
         }
-        if (tokenDigest != null && !authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
-            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+        if (tokenDigest != null && !authorized(exchange.requestHeader("Authorization"))) {
+            exchange.setHeader("WWW-Authenticate", "Bearer");
             throw new ApiException(
                     401,
                     "Authorization",
@@ -132,17 +145,17 @@ final class BoardHttp implements HttpHandler {
         }
         if (path.equals("/api/events")) {
             requireMethod(method, "GET");
-            exchanges.requestRead();
+            requestRead.run();
             events.serve(exchange, lastEventId(exchange));
             return;
         }
         byte[] body = body(exchange);
-        exchanges.requestRead();
-        BoardApi.Reply reply = api.answer(method, path, uri.getRawQuery(), exchange.getRequestHeaders(), body);
+        requestRead.run();
+        BoardApi.Reply reply = api.answer(method, path, exchange.rawQuery(), exchange::requestHeader, body);
         sendJson(exchange, reply.status(), reply.json());
     }
 
-    private void serveAsset(HttpExchange exchange, String method, String path) throws IOException {
+    private void serveAsset(BoardExchange exchange, String method, String path) throws IOException {
         String[] asset = ASSETS.get(path);
         if (asset == null) {
             throw ApiException.notFound("Nothing at " + path + "; the board is at /");
@@ -155,16 +168,20 @@ final class BoardHttp implements HttpHandler {
             }
             content = in.readAllBytes();
         }
-        exchange.getResponseHeaders().set("Content-Type", asset[1]);
-        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        if (exchange.mounted() && asset[0].equals("index.html")) {
+            // Below an application's path, the page names its files relative to itself, not the server's root.
+            content = new String(content, StandardCharsets.UTF_8)
+                    .replace("=\"/", "=\"")
+                    .getBytes(StandardCharsets.UTF_8);
+        }
+        exchange.setHeader("Content-Type", asset[1]);
+        exchange.setHeader("Cache-Control", "no-cache");
         if (method.equals("HEAD")) {
-            exchange.sendResponseHeaders(200, -1);
+            exchange.sendHeaders(200, -1);
             return;
         }
-        exchange.sendResponseHeaders(200, content.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(content);
-        }
+        OutputStream out = exchange.sendHeaders(200, content.length);
+        out.write(content);
     }
 
     private static void requireMethod(String method, String... allowed) {
@@ -176,18 +193,18 @@ final class BoardHttp implements HttpHandler {
         throw new ApiException(405, null, method + " is not allowed here; use " + String.join(" or ", allowed));
     }
 
-    private static String lastEventId(HttpExchange exchange) {
-        String header = exchange.getRequestHeaders().getFirst("Last-Event-ID");
+    private static String lastEventId(BoardExchange exchange) {
+        String header = exchange.requestHeader("Last-Event-ID");
         if (header != null) {
             return header;
         }
-        return QueryParameters.parse(exchange.getRequestURI().getRawQuery(), List.of("after"))
+        return QueryParameters.parse(exchange.rawQuery(), List.of("after"))
                 .text("after")
                 .orElse(null);
     }
 
-    private static byte[] body(HttpExchange exchange) throws IOException {
-        try (InputStream in = exchange.getRequestBody()) {
+    private static byte[] body(BoardExchange exchange) throws IOException {
+        try (InputStream in = exchange.requestBody()) {
             byte[] body = in.readNBytes(BoardApi.MAX_BODY_BYTES + 1);
             if (body.length > BoardApi.MAX_BODY_BYTES) {
                 throw new ApiException(413, null, "The request body is over " + BoardApi.MAX_BODY_BYTES + " bytes");
@@ -227,27 +244,25 @@ final class BoardHttp implements HttpHandler {
                 tokenDigest, sha256(authorization.substring(BEARER.length()).strip()));
     }
 
-    private static void securityHeaders(Headers headers) {
-        headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-        headers.set("X-Content-Type-Options", "nosniff");
-        headers.set("Referrer-Policy", "no-referrer");
-        headers.set("X-Frame-Options", "DENY");
-        headers.set("Cross-Origin-Opener-Policy", "same-origin");
-        headers.set("Cross-Origin-Resource-Policy", "same-origin");
+    private static void securityHeaders(BoardExchange exchange) {
+        exchange.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        exchange.setHeader("X-Content-Type-Options", "nosniff");
+        exchange.setHeader("Referrer-Policy", "no-referrer");
+        exchange.setHeader("X-Frame-Options", "DENY");
+        exchange.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+        exchange.setHeader("Cross-Origin-Resource-Policy", "same-origin");
     }
 
-    static void sendJson(HttpExchange exchange, int status, byte[] json) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        exchange.sendResponseHeaders(status, json.length == 0 ? -1 : json.length);
+    static void sendJson(BoardExchange exchange, int status, byte[] json) throws IOException {
+        exchange.setHeader("Content-Type", "application/json; charset=utf-8");
+        exchange.setHeader("Cache-Control", "no-store");
+        OutputStream out = exchange.sendHeaders(status, json.length == 0 ? -1 : json.length);
         if (json.length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(json);
-            }
+            out.write(json);
         }
     }
 
-    private static void sendError(HttpExchange exchange, ApiException error) {
+    private static void sendError(BoardExchange exchange, ApiException error) {
         try {
             sendJson(exchange, error.status(), Json.error(error.status(), error.parameter(), error.getMessage()));
         } catch (IOException | RuntimeException e) {

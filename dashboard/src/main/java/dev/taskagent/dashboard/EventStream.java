@@ -1,6 +1,5 @@
 package dev.taskagent.dashboard;
 
-import com.sun.net.httpserver.HttpExchange;
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.EventsPrunedException;
 import dev.taskagent.event.FeedEvent;
@@ -142,11 +141,11 @@ final class EventStream implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toMillis(stallNanos));
             client.dropped = true;
             // A thread blocked writing to a socket channel is freed by an interrupt, which closes the channel.
-            client.thread.interrupt();
+            client.interrupt();
         }
     }
 
-    void serve(HttpExchange exchange, String lastEventId) throws IOException {
+    void serve(BoardExchange exchange, String lastEventId) throws IOException {
         if (feed == null) {
             throw new ApiException(503, null, "This store has no event feed, so there is no live stream; poll the API");
         }
@@ -156,11 +155,10 @@ final class EventStream implements AutoCloseable {
             throw new ApiException(503, null, "Too many event streams are open (" + maxClients + "); try again later");
         }
         try {
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-            exchange.getResponseHeaders().set("Cache-Control", "no-store");
-            exchange.getResponseHeaders().set("X-Accel-Buffering", "no");
-            exchange.sendResponseHeaders(200, 0);
-            OutputStream out = exchange.getResponseBody();
+            exchange.setHeader("Content-Type", "text/event-stream; charset=utf-8");
+            exchange.setHeader("Cache-Control", "no-store");
+            exchange.setHeader("X-Accel-Buffering", "no");
+            OutputStream out = exchange.sendHeaders(200, 0);
             write(client, out, "retry: 1000\n: connected\n\n");
             long sent = catchUp(client, out, after);
             stream(out, client, sent);
@@ -170,7 +168,7 @@ final class EventStream implements AutoCloseable {
             LOG.debug("A task board event stream ended: {}", e.toString());
         } finally {
             release(client);
-            Thread.interrupted();
+            client.finish();
         }
     }
 
@@ -350,7 +348,7 @@ final class EventStream implements AutoCloseable {
         }
         for (Client client : clients) {
             client.dropped = true;
-            client.thread.interrupt();
+            client.interrupt();
         }
         synchronized (slots) {
             slots.notifyAll(); // a newcomer waiting for a slot gets its 503 now
@@ -367,8 +365,24 @@ final class EventStream implements AutoCloseable {
         /** When its current write started (System.nanoTime), or 0 when it is not writing. */
         volatile long writingSince;
 
+        /** Set once its stream ended: its thread serves other requests (a container's pool), never interrupt it. */
+        private boolean finished;
+
         Client(Thread thread) {
             this.thread = thread;
+        }
+
+        /** Interrupts its thread, unless its stream has ended. */
+        synchronized void interrupt() {
+            if (!finished) {
+                thread.interrupt();
+            }
+        }
+
+        /** Ends its stream, on its own thread: no interrupt can come after, and none is left set. */
+        synchronized void finish() {
+            finished = true;
+            Thread.interrupted();
         }
     }
 }

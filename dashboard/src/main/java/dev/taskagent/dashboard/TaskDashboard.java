@@ -34,6 +34,10 @@ import java.util.Objects;
  * version. Every response carries a strict Content-Security-Policy, and the page builds its content as text,
  * never as HTML.
  *
+ * <p>To serve the board from the application's own web server instead, under a path of its own, {@link
+ * Builder#buildServlet()} returns a servlet that answers the same requests through the same handler, with the
+ * same checks.
+ *
  * <p>Thread-safe. Start it once; {@link #close()} stops it.
  */
 public final class TaskDashboard implements AutoCloseable {
@@ -125,7 +129,7 @@ public final class TaskDashboard implements AutoCloseable {
                         e);
             }
             server.setExecutor(executor);
-            server.createContext("/", new BoardHttp(settings, events, executor));
+            server.createContext("/", new BoardHttp(settings, events, executor::requestRead));
             events.start();
             server.start();
             return this;
@@ -217,7 +221,7 @@ public final class TaskDashboard implements AutoCloseable {
                 + "]";
     }
 
-    private static EventFeed feedOf(TaskStore store) {
+    static EventFeed feedOf(TaskStore store) {
         try {
             return store.eventFeed();
         } catch (UnsupportedOperationException e) {
@@ -251,6 +255,7 @@ public final class TaskDashboard implements AutoCloseable {
         private final TaskStore store;
         private String host = DEFAULT_HOST;
         private int port = DEFAULT_PORT;
+        private boolean bound;
         private String token;
         private boolean actionsEnabled;
         private final List<String> allowedHosts = new ArrayList<>();
@@ -282,6 +287,7 @@ public final class TaskDashboard implements AutoCloseable {
             SettingRules.portProblem(portNumber, NAMES).ifPresent(Builder::refuse);
             host = address.strip();
             port = portNumber;
+            bound = true;
             return this;
         }
 
@@ -455,17 +461,55 @@ public final class TaskDashboard implements AutoCloseable {
             SettingRules.exposureProblem(host, token != null, NAMES).ifPresent(problem -> {
                 throw new IllegalStateException(problem);
             });
-            SettingRules.actionsProblem(actionsEnabled, token != null, NAMES, "do not call enableActions()")
-                    .ifPresent(problem -> {
-                        throw new IllegalStateException(problem);
-                    });
+            checkActions();
             if (maxEventClients >= maxConnections) {
                 throw new IllegalStateException("maxEventClients (" + maxEventClients + ") must be below"
                         + " maxConnections (" + maxConnections + "): each event stream holds a connection, and the"
                         + " page needs more for its requests; raise maxConnections(...) or lower"
                         + " maxEventClients(...)");
             }
-            return new TaskDashboard(new Settings(
+            return new TaskDashboard(settings());
+        }
+
+        /**
+         * Builds the board as a servlet for the application's own web server (a servlet container), which
+         * serves it under a path of the application's choosing instead of a port of the board's own. The servlet
+         * answers the same requests as {@link #build()}'s server through the same handler: the same Host, Origin
+         * and token checks, security headers, read-only unless {@linkplain #enableActions() actions} are
+         * enabled, live updates through the event stream (one container thread per open stream, at most {@link
+         * #maxEventClients(int)}).
+         *
+         * <p>Register it for {@code <path>/*} (e.g. {@code /taskagent/board/*}); the page is at {@code
+         * <path>/}, and a request for {@code <path>} itself is redirected there. It accepts only {@code Host}
+         * headers that name a loopback host, a host given to {@link #allowedHosts(String...)} or the host of a
+         * {@linkplain #publicOrigins(String...) public origin}. It cannot know on which addresses the container
+         * listens: set a {@linkplain #token(String) token} whenever that is not loopback only, unless something
+         * else (e.g. Spring Security) guards the path. The container's own limits (threads, request timeouts)
+         * apply in place of {@link #maxConnections(int)} and {@link #requestTimeout(Duration)}. Its {@code
+         * init} subscribes to the store's event feed, its {@code destroy} ends the streams (not the store).
+         *
+         * @return the servlet, not yet initialized by its container
+         * @throws IllegalStateException if {@link #bind(String, int)} was called (the container listens), or
+         *     actions were enabled without a token
+         */
+        public TaskDashboardServlet buildServlet() {
+            if (bound) {
+                throw new IllegalStateException("buildServlet() serves through the application's web server, which"
+                        + " chooses the address and port: do not call bind(address, port)");
+            }
+            checkActions();
+            return new TaskDashboardServlet(settings());
+        }
+
+        private void checkActions() {
+            SettingRules.actionsProblem(actionsEnabled, token != null, NAMES, "do not call enableActions()")
+                    .ifPresent(problem -> {
+                        throw new IllegalStateException(problem);
+                    });
+        }
+
+        private Settings settings() {
+            return new Settings(
                     store,
                     host,
                     port,
@@ -478,7 +522,7 @@ public final class TaskDashboard implements AutoCloseable {
                     maxEventClients,
                     maxConnections,
                     requestTimeout,
-                    clock));
+                    clock);
         }
     }
 }

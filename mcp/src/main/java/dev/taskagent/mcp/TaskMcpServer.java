@@ -11,7 +11,6 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.taskfile.TaskfileTools;
 import dev.taskagent.tool.Toolbox;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -341,7 +340,7 @@ public final class TaskMcpServer implements AutoCloseable {
                 .capabilities(
                         McpSchema.ServerCapabilities.builder().tools(false).build())
                 .jsonMapper(jsonMapper)
-                .jsonSchemaValidator(new DefaultJsonSchemaValidator())
+                .jsonSchemaValidator(new SchemaValidator(jsonMapper))
                 // The tools check their own arguments and say, for the model, what to send instead.
                 .validateToolInputs(false)
                 .tools(tools);

@@ -4,6 +4,8 @@
 'use strict';
 
 (() => {
+  // Where the board is: the server's root, or the path an application mounted it under (e.g. /taskagent/board/).
+  const BASE = new URL('.', document.currentScript.src).pathname;
   const PAGE_SIZE = 1000;
   const FILTERS = ['status', 'assignee', 'text', 'tag', 'readiness'];
   const NO_FILTERS = Object.freeze({ status: '', assignee: '', text: '', tag: '', readiness: '' });
@@ -55,7 +57,7 @@
   }
 
   async function api(path, options) {
-    const response = await fetch(path, Object.assign({ cache: 'no-store' }, options || {}, {
+    const response = await fetch(BASE + path.replace(/^\//, ''), Object.assign({ cache: 'no-store' }, options || {}, {
       headers: headers(options && options.headers),
     }));
     let body = null;
@@ -65,7 +67,7 @@
       body = null;
     }
     if (response.status === 401) {
-      notice('This board needs its token: open it as ' + location.origin + '/#token=YOUR_TOKEN');
+      notice('This board needs its token: open it as ' + location.origin + BASE + '#token=YOUR_TOKEN');
     }
     return { status: response.status, body };
   }
@@ -609,7 +611,7 @@
     let refusals = 0;
     for (;;) {
       try {
-        const response = await fetch('/api/events', {
+        const response = await fetch(BASE + 'api/events', {
           cache: 'no-store',
           headers: headers({ 'Last-Event-ID': String(state.position), Accept: 'text/event-stream' }),
         });

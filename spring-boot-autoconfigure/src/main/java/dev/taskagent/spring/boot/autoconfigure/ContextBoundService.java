@@ -3,8 +3,11 @@ package dev.taskagent.spring.boot.autoconfigure;
 import dev.taskagent.AddressInUseException;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -14,6 +17,8 @@ import org.springframework.context.SmartLifecycle;
  * @param <S> the running service
  */
 abstract class ContextBoundService<S> implements SmartLifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(ContextBoundService.class);
+
     private final Supplier<S> starter;
     private final Consumer<S> closer;
     private S running;
@@ -56,6 +61,23 @@ abstract class ContextBoundService<S> implements SmartLifecycle {
             } catch (AddressInUseException e) {
                 throw new AddressInUseException(e.messageNaming(portProperty), e.host(), e.port(), e);
             }
+        };
+    }
+
+    /**
+     * A start that logs, at INFO, where the started service is reached.
+     *
+     * @param start starts a built service and returns it
+     * @param name what the service is, e.g. {@code taskagent task board}
+     * @param address where a started service is reached
+     * @param <S> the service
+     * @return the start
+     */
+    static <S> UnaryOperator<S> logging(UnaryOperator<S> start, String name, Function<S, Object> address) {
+        return service -> {
+            S started = start.apply(service);
+            LOG.info("{}: {}", name, address.apply(started));
+            return started;
         };
     }
 

@@ -16,13 +16,22 @@ public final class DashboardLifecycle extends ContextBoundService<TaskDashboard>
      * @param boards builds a new, unstarted board for each start
      */
     public DashboardLifecycle(Supplier<TaskDashboard> boards) {
-        super(buildAndStart(boards, "boards", TaskDashboard::start), TaskDashboard::close);
+        super(
+                buildAndStart(
+                        boards, "boards", logging(TaskDashboard::start, "taskagent task board", TaskDashboard::uri)),
+                TaskDashboard::close);
     }
 
     /** As {@link #DashboardLifecycle(Supplier)}; a port in use is reported naming {@code portProperty}. */
     DashboardLifecycle(Supplier<TaskDashboard> boards, String portProperty) {
         super(
-                buildAndStart(boards, "boards", namingPortProperty(TaskDashboard::start, portProperty)),
+                buildAndStart(
+                        boards,
+                        "boards",
+                        logging(
+                                namingPortProperty(TaskDashboard::start, portProperty),
+                                "taskagent task board",
+                                TaskDashboard::uri)),
                 TaskDashboard::close);
     }
 

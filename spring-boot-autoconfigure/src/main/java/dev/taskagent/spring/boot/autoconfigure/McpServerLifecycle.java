@@ -16,13 +16,24 @@ public final class McpServerLifecycle extends ContextBoundService<TaskMcpServer>
      * @param servers builds a new, unstarted server for each start
      */
     public McpServerLifecycle(Supplier<TaskMcpServer> servers) {
-        super(buildAndStart(servers, "servers", TaskMcpServer::start), TaskMcpServer::close);
+        super(
+                buildAndStart(
+                        servers,
+                        "servers",
+                        logging(TaskMcpServer::start, "taskagent MCP server", TaskMcpServer::endpoint)),
+                TaskMcpServer::close);
     }
 
     /** As {@link #McpServerLifecycle(Supplier)}; a port in use is reported naming {@code portProperty}. */
     McpServerLifecycle(Supplier<TaskMcpServer> servers, String portProperty) {
         super(
-                buildAndStart(servers, "servers", namingPortProperty(TaskMcpServer::start, portProperty)),
+                buildAndStart(
+                        servers,
+                        "servers",
+                        logging(
+                                namingPortProperty(TaskMcpServer::start, portProperty),
+                                "taskagent MCP server",
+                                TaskMcpServer::endpoint)),
                 TaskMcpServer::close);
     }
 

@@ -1,6 +1,7 @@
 package dev.taskagent.spring.boot.autoconfigure;
 
 import dev.taskagent.dashboard.TaskDashboard;
+import dev.taskagent.dashboard.TaskDashboardServlet;
 import dev.taskagent.store.TaskStore;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -8,12 +9,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * taskagent's task board, off unless {@code taskagent.dashboard.enabled=true}; needs {@code
- * taskagent-dashboard} on the class path and a {@link TaskStore}. It listens on its own port ({@code
- * taskagent.dashboard.port}), not the application's web server.
+ * taskagent-dashboard} on the class path and a {@link TaskStore}. In a servlet web application it is served by
+ * the application's own web server under {@code taskagent.dashboard.path} ({@code /taskagent/board/} unless
+ * set); otherwise, or with {@code taskagent.dashboard.standalone=true}, it listens on its own port ({@code
+ * taskagent.dashboard.bind-address} and {@code port}).
  */
 @AutoConfiguration(after = TaskAgentStoreAutoConfiguration.class)
 @ConditionalOnClass(TaskDashboard.class)
@@ -25,27 +32,85 @@ public class TaskAgentDashboardAutoConfiguration {
     /** Creates the configuration. */
     public TaskAgentDashboardAutoConfiguration() {}
 
-    /**
-     * The board's lifecycle.
-     *
-     * @param store the store whose tasks it shows
-     * @param properties the starter's properties
-     * @return the lifecycle, started by the context
-     */
-    @Bean
-    @ConditionalOnMissingBean
-    public DashboardLifecycle taskAgentDashboard(TaskStore store, TaskAgentProperties properties) {
-        TaskAgentProperties.Dashboard settings = properties.getDashboard();
-        TaskDashboard.Builder builder =
-                TaskDashboard.builder(store).bind(settings.getBindAddress(), settings.getPort());
-        if (settings.getToken() != null && !settings.getToken().isBlank()) {
+    /** The board on its own port: outside servlet web applications, or when asked for. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(MountCondition.BoardStandalone.class)
+    static class Standalone {
+
+        /**
+         * The board's lifecycle.
+         *
+         * @param store the store whose tasks it shows
+         * @param properties the starter's properties
+         * @return the lifecycle, started by the context
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        DashboardLifecycle taskAgentDashboard(TaskStore store, TaskAgentProperties properties) {
+            TaskAgentProperties.Dashboard settings = properties.getDashboard();
+            TaskDashboard.Builder builder = configure(TaskDashboard.builder(store), settings)
+                    .bind(settings.getBindAddress(), settings.getPort());
+            // Built now, so that a refused setting fails the context's start rather than its first request.
+            builder.build();
+            return new DashboardLifecycle(builder::build, settings.names().port());
+        }
+    }
+
+    /** The board on the application's web server. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "jakarta.servlet.http.HttpServlet")
+    @Conditional(MountCondition.BoardMounted.class)
+    static class Mounted {
+
+        /**
+         * The board's servlet, registered for {@code <path>/*}; the container starts it with the web server and
+         * destroys it when the context closes.
+         *
+         * @param store the store whose tasks it shows
+         * @param properties the starter's properties
+         * @param environment the application's, for {@code server.address}
+         * @return the registration
+         */
+        @Bean
+        @ConditionalOnMissingBean(name = "taskAgentDashboardServlet")
+        ServletRegistrationBean<TaskDashboardServlet> taskAgentDashboardServlet(
+                TaskStore store, TaskAgentProperties properties, Environment environment) {
+            TaskAgentProperties.Dashboard settings = properties.getDashboard();
+            MountRules.requireTokenWhenExposed(settings, "The task board", environment);
+            TaskDashboardServlet servlet =
+                    configure(TaskDashboard.builder(store), settings).buildServlet();
+            ServletRegistrationBean<TaskDashboardServlet> registration =
+                    new ServletRegistrationBean<>(servlet, settings.getPath() + "/*");
+            registration.setName("taskAgentDashboard");
+            registration.setLoadOnStartup(1);
+            return registration;
+        }
+
+        /**
+         * Where the board is served; logs its address once the application started.
+         *
+         * @param properties the starter's properties
+         * @param environment the application's
+         * @return the mount
+         */
+        @Bean
+        @ConditionalOnMissingBean(name = "taskAgentDashboardMount")
+        WebServerMount taskAgentDashboardMount(TaskAgentProperties properties, Environment environment) {
+            return new WebServerMount(
+                    "taskagent task board", properties.getDashboard().getPath() + "/", environment);
+        }
+    }
+
+    private static TaskDashboard.Builder configure(
+            TaskDashboard.Builder builder, TaskAgentProperties.Dashboard settings) {
+        if (settings.hasToken()) {
             builder.token(settings.getToken());
         }
         if (settings.isActionsEnabled()) {
             builder.enableActions();
         }
-        // Built now, so that a refused setting fails the context's start rather than its first request.
-        builder.build();
-        return new DashboardLifecycle(builder::build, settings.names().port());
+        builder.allowedHosts(settings.getAllowedHosts().toArray(String[]::new));
+        builder.publicOrigins(settings.getAllowedOrigins().toArray(String[]::new));
+        return builder;
     }
 }

@@ -3,6 +3,7 @@ package dev.taskagent.spring.boot.autoconfigure;
 import dev.taskagent.mcp.TaskMcpServer;
 import dev.taskagent.mcp.Toolset;
 import dev.taskagent.queue.TaskQueue;
+import jakarta.servlet.http.HttpServlet;
 import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -10,12 +11,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * taskagent's MCP server over Streamable HTTP, off unless {@code taskagent.mcp.enabled=true}; needs {@code
- * taskagent-mcp} on the class path and a {@link TaskQueue}. It listens on its own port ({@code
- * taskagent.mcp.port}), not the application's web server.
+ * taskagent-mcp} on the class path and a {@link TaskQueue}. In a servlet web application it is served by the
+ * application's own web server at {@code taskagent.mcp.path} ({@code /taskagent/mcp} unless set); otherwise, or
+ * with {@code taskagent.mcp.standalone=true}, it listens on its own port ({@code taskagent.mcp.bind-address}
+ * and {@code port}).
  */
 @AutoConfiguration(after = TaskAgentAutoConfiguration.class)
 @ConditionalOnClass(TaskMcpServer.class)
@@ -27,26 +34,82 @@ public class TaskAgentMcpAutoConfiguration {
     /** Creates the configuration. */
     public TaskAgentMcpAutoConfiguration() {}
 
-    /**
-     * The server's lifecycle.
-     *
-     * @param queue the queue the tools work on
-     * @param properties the starter's properties
-     * @return the lifecycle, started by the context
-     */
-    @Bean
-    @ConditionalOnMissingBean
-    public McpServerLifecycle taskAgentMcpServer(TaskQueue queue, TaskAgentProperties properties) {
-        TaskAgentProperties.Mcp mcp = properties.getMcp();
+    /** The server on its own port: outside servlet web applications, or when asked for. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(MountCondition.McpStandalone.class)
+    static class Standalone {
+
+        /**
+         * The server's lifecycle.
+         *
+         * @param queue the queue the tools work on
+         * @param properties the starter's properties
+         * @return the lifecycle, started by the context
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        McpServerLifecycle taskAgentMcpServer(TaskQueue queue, TaskAgentProperties properties) {
+            TaskAgentProperties.Mcp mcp = properties.getMcp();
+            TaskMcpServer.Builder builder =
+                    configure(TaskMcpServer.builder(queue), mcp).http(mcp.getBindAddress(), mcp.getPort());
+            // Built now, so that a refused setting fails the context's start rather than its first request.
+            builder.build();
+            return new McpServerLifecycle(builder::build, mcp.names().port());
+        }
+    }
+
+    /** The server on the application's web server. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(MountCondition.McpMounted.class)
+    static class Mounted {
+
+        /**
+         * The server's servlet, registered at {@code taskagent.mcp.path} with async support; the container
+         * destroys it, which stops the MCP server, when the context closes.
+         *
+         * @param queue the queue the tools work on
+         * @param properties the starter's properties
+         * @param environment the application's, for {@code server.address}
+         * @return the registration
+         */
+        @Bean
+        @ConditionalOnMissingBean(name = "taskAgentMcpServlet")
+        ServletRegistrationBean<HttpServlet> taskAgentMcpServlet(
+                TaskQueue queue, TaskAgentProperties properties, Environment environment) {
+            TaskAgentProperties.Mcp mcp = properties.getMcp();
+            MountRules.requireTokenWhenExposed(mcp, "The MCP server", environment);
+            HttpServlet servlet = configure(TaskMcpServer.builder(queue), mcp).buildServlet();
+            ServletRegistrationBean<HttpServlet> registration = new ServletRegistrationBean<>(servlet, mcp.getPath());
+            registration.setName("taskAgentMcp");
+            registration.setAsyncSupported(true);
+            registration.setLoadOnStartup(1);
+            return registration;
+        }
+
+        /**
+         * Where the server is served; logs its address once the application started.
+         *
+         * @param properties the starter's properties
+         * @param environment the application's
+         * @return the mount
+         */
+        @Bean
+        @ConditionalOnMissingBean(name = "taskAgentMcpMount")
+        WebServerMount taskAgentMcpMount(TaskAgentProperties properties, Environment environment) {
+            return new WebServerMount(
+                    "taskagent MCP server", properties.getMcp().getPath(), environment);
+        }
+    }
+
+    private static TaskMcpServer.Builder configure(TaskMcpServer.Builder builder, TaskAgentProperties.Mcp mcp) {
         List<Toolset> toolsets =
                 mcp.getToolsets().stream().map(Toolset::fromWireName).toList();
-        // Built now, so that a refused setting fails the context's start rather than its first request.
-        TaskMcpServer.Builder builder =
-                TaskMcpServer.builder(queue).toolsets(toolsets).http(mcp.getBindAddress(), mcp.getPort());
-        if (mcp.getToken() != null) {
+        builder.toolsets(toolsets)
+                .allowedHosts(mcp.getAllowedHosts().toArray(String[]::new))
+                .allowedOrigins(mcp.getAllowedOrigins().toArray(String[]::new));
+        if (mcp.hasToken()) {
             builder.token(mcp.getToken());
         }
-        builder.build();
-        return new McpServerLifecycle(builder::build, mcp.names().port());
+        return builder;
     }
 }

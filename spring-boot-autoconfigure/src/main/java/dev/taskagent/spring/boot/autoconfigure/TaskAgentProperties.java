@@ -532,25 +532,61 @@ public class TaskAgentProperties implements InitializingBean {
         }
     }
 
-    /** What the MCP server and the task board share: whether they run, where they listen, their token. */
+    /**
+     * What the MCP server and the task board share: whether they run, where (under a path of the application's
+     * own web server, or on a port of their own), their token and the hosts and origins they accept.
+     */
     public abstract static class Server {
         /** Whether it runs (needs its module on the class path). */
         private boolean enabled;
 
-        /** The address it listens on; any address other than a loopback one needs a token. */
+        /**
+         * The path it is served under on the application's own web server, in a servlet web application that does
+         * not set {@code standalone}; after the context path, if any.
+         */
+        private String path;
+
+        /**
+         * Whether it listens on a port of its own ({@code bind-address}, {@code port}) even in a servlet web
+         * application, instead of under {@code path} on the application's web server. Applications that are not
+         * servlet web applications always get their own port.
+         */
+        private boolean standalone;
+
+        /**
+         * Whether, served under {@code path}, it needs {@code token} when the application's web server does not
+         * listen on loopback only ({@code server.address} unset or not a loopback address). Turn off only when
+         * something else guards the path, e.g. Spring Security.
+         */
+        private boolean requireToken = true;
+
+        /** The address it listens on on its own port; any address other than a loopback one needs a token. */
         private String bindAddress = SettingRules.LOOPBACK_ADDRESS;
 
-        /** The port it listens on (its own, not the application's web server); 0 lets the system choose. */
+        /** The port it listens on on its own (standalone); 0 lets the system choose. */
         private int port;
 
         /** The bearer token every request must carry; at least 16 characters, no white space. */
         private String token;
 
+        /**
+         * Host headers accepted besides loopback ones, e.g. {@code tasks.example.com:443}; {@code name:*} allows any
+         * port. Under {@code path}, a host the application is reached by must be listed (or be an allowed origin's).
+         */
+        private List<String> allowedHosts = new ArrayList<>();
+
+        /**
+         * Browser origins accepted besides the server's own, e.g. {@code https://tasks.example.com} behind a
+         * TLS-terminating proxy.
+         */
+        private List<String> allowedOrigins = new ArrayList<>();
+
         private final String name;
 
-        Server(String name, int defaultPort) {
+        Server(String name, int defaultPort, String defaultPath) {
             this.name = name;
             this.port = defaultPort;
+            this.path = defaultPath;
         }
 
         void check(List<String> problems) {
@@ -562,6 +598,84 @@ public class TaskAgentProperties implements InitializingBean {
             SettingRules.addressProblem(bindAddress, names).ifPresent(problems::add);
             SettingRules.tokenProblem(token, names).ifPresent(problems::add);
             SettingRules.exposureProblem(bindAddress, present(token), names).ifPresent(problems::add);
+            String property = PREFIX + "." + name + ".path";
+            if (path == null
+                    || !path.matches("(/[A-Za-z0-9._~!$&'()+,;=:@-]+)+")
+                    || path.contains("/./")
+                    || path.contains("/../")
+                    || path.endsWith("/.")
+                    || path.endsWith("/..")) {
+                problems.add(property + " must be a path of its own below the application's root, without a trailing"
+                        + " slash or wildcards, e.g. /taskagent/" + name + "; was '" + path + "'");
+            }
+            allowedHosts.stream()
+                    .filter(host -> !present(host))
+                    .findFirst()
+                    .ifPresent(host -> problems.add(PREFIX + "." + name + ".allowed-hosts has an empty entry"));
+            allowedOrigins.stream()
+                    .filter(origin -> !present(origin))
+                    .findFirst()
+                    .ifPresent(origin -> problems.add(PREFIX + "." + name + ".allowed-origins has an empty entry"));
+        }
+
+        /** @return the name of the {@code path} property, for messages */
+        String pathProperty() {
+            return PREFIX + "." + name + ".path";
+        }
+
+        /** @return the prefix of its properties, e.g. {@code taskagent.mcp} */
+        String prefix() {
+            return PREFIX + "." + name;
+        }
+
+        /** @return the path it is served under on the application's web server */
+        public String getPath() {
+            return path;
+        }
+
+        /** @param path the path it is served under on the application's web server */
+        public void setPath(String path) {
+            this.path = path;
+        }
+
+        /** @return whether it listens on a port of its own even in a servlet web application */
+        public boolean isStandalone() {
+            return standalone;
+        }
+
+        /** @param standalone whether it listens on a port of its own even in a servlet web application */
+        public void setStandalone(boolean standalone) {
+            this.standalone = standalone;
+        }
+
+        /** @return whether, mounted on a web server that is not loopback only, it needs a token */
+        public boolean isRequireToken() {
+            return requireToken;
+        }
+
+        /** @param requireToken whether, mounted on a web server that is not loopback only, it needs a token */
+        public void setRequireToken(boolean requireToken) {
+            this.requireToken = requireToken;
+        }
+
+        /** @return the Host headers accepted besides loopback ones */
+        public List<String> getAllowedHosts() {
+            return allowedHosts;
+        }
+
+        /** @param allowedHosts the Host headers accepted besides loopback ones */
+        public void setAllowedHosts(List<String> allowedHosts) {
+            this.allowedHosts = allowedHosts;
+        }
+
+        /** @return the browser origins accepted besides the server's own */
+        public List<String> getAllowedOrigins() {
+            return allowedOrigins;
+        }
+
+        /** @param allowedOrigins the browser origins accepted besides the server's own */
+        public void setAllowedOrigins(List<String> allowedOrigins) {
+            this.allowedOrigins = allowedOrigins;
         }
 
         /** How these properties are named in messages. */
@@ -616,7 +730,10 @@ public class TaskAgentProperties implements InitializingBean {
         }
     }
 
-    /** {@code taskagent.mcp.*}: the MCP server over HTTP, on port 8765 unless told otherwise. */
+    /**
+     * {@code taskagent.mcp.*}: the MCP server over HTTP, at {@code /taskagent/mcp} on the application's web server
+     * (a servlet web application), else on port 8765, unless told otherwise.
+     */
     public static class Mcp extends Server {
         /**
          * The toolsets served: queue, worker, tasks, graph, todo, claude-tasks (taskfile runs commands and is not
@@ -630,7 +747,7 @@ public class TaskAgentProperties implements InitializingBean {
 
         /** Creates the defaults. */
         public Mcp() {
-            super("mcp", 8765);
+            super("mcp", 8765, "/taskagent/mcp");
         }
 
         @Override
@@ -638,6 +755,10 @@ public class TaskAgentProperties implements InitializingBean {
             super.check(problems);
             if (!isEnabled()) {
                 return;
+            }
+            if (getPath() != null && !getPath().endsWith("/mcp")) {
+                problems.add(pathProperty() + " must end in /mcp, the name of the MCP endpoint, e.g. /taskagent/mcp;"
+                        + " was '" + getPath() + "'");
             }
             for (String toolset : toolsets) {
                 if (!SERVED_TOOLSETS.contains(toolset)) {
@@ -658,14 +779,17 @@ public class TaskAgentProperties implements InitializingBean {
         }
     }
 
-    /** {@code taskagent.dashboard.*}: the task board, on port 8080 unless told otherwise. */
+    /**
+     * {@code taskagent.dashboard.*}: the task board, at {@code /taskagent/board/} on the application's web server (a
+     * servlet web application), else on port 8080, unless told otherwise.
+     */
     public static class Dashboard extends Server {
         /** Whether the actions (requeue, archive, move) are on; they need a token. */
         private boolean actionsEnabled;
 
         /** Creates the defaults. */
         public Dashboard() {
-            super("dashboard", 8080);
+            super("dashboard", 8080, "/taskagent/board");
         }
 
         @Override
