@@ -3698,7 +3698,7 @@ public abstract class TaskStoreConformanceTest {
             tx.appendProgress(inProgress.id(), "Done: the ΕΡΓΑΣΙΑ " + marker + ".");
             tx.addComment(inComment.id(), agent, "Looked at it (" + marker.toUpperCase(Locale.ROOT) + "); naïve fix");
             tx.addLink(elsewhere.id(), "https://example.org/" + marker, marker + " link", agent);
-            tx.addComment(elsewhere.id(), agent, "nothing to see");
+            tx.addComment(elsewhere.id(), marker + "-bot", "nothing to see");
             return tx.updateTask(TaskUpdate.of(elsewhere.id())
                     .userPreference("prefers " + marker)
                     .build());

@@ -1,0 +1,4 @@
+-- Version 8: full-text search. H2 keeps no index for it: the store's search reads the description, steps,
+-- progresses and comments of the rows its filters select and matches whole words with a regular expression,
+-- which suits the embedded, test and single-process use H2 serves. The version is recorded so that every
+-- dialect's schema has the same numbers; this script changes nothing.
