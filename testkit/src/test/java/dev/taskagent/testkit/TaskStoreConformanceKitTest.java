@@ -125,7 +125,8 @@ class TaskStoreConformanceKitTest {
                         "ts12_exceptionThrownByTheStoreRollsBackTheUnitOfWorkItLeaves",
                         "ts13_otherTransactionsNeverSeeUncommittedWrites",
                         "ts16_storageFailureSurfacesAsTaskStoreExceptionAndRollsBack",
-                        "ts123_aBlockerThatSucceedsUnblocksItsDependantsInTheSameUnitOfWork");
+                        "ts123_aBlockerThatSucceedsUnblocksItsDependantsInTheSameUnitOfWork",
+                        "ts135_searchSeesWhatCommittedBefore");
             case DIRTY_READS ->
                 new Expectation(
                         Set.of("ts13_otherTransactionsNeverSeeUncommittedWrites"),

@@ -55,8 +55,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * parallelism (each one is short: model calls always happen outside a transaction). A failed unit of work
  * is undone from an undo log, so nobody ever sees half of one. Claims pick from a per-assignee ordered set
  * of claimable tasks, so a claim costs O(log n) whatever the queue's length. A search finds its candidates
- * in an inverted index (word to task ids) kept by every write, so it reads only the tasks that hold the
- * query's rarest word.
+ * in an inverted index (word to task ids) kept by every write, so it reads only the tasks that hold every
+ * word of the query.
  *
  * <p>Nothing is persisted: the tasks are gone when the JVM exits. Thread-safe.
  */
@@ -805,7 +805,13 @@ public final class InMemoryTaskStore implements TaskStore {
             }
             List<Task> candidates = new ArrayList<>(rarest.size());
             for (long id : rarest) {
-                candidates.add(tasksById.get(id));
+                boolean inEvery = true;
+                for (String word : query.words()) {
+                    inEvery &= tasksByWord.getOrDefault(word, Set.of()).contains(id);
+                }
+                if (inEvery) {
+                    candidates.add(tasksById.get(id));
+                }
             }
             return TaskSearch.page(query, lastId, candidates);
         }
