@@ -28,8 +28,8 @@ import java.util.Set;
  *       innodb_ft_min_token_size} (3) nor its stop words: those words are matched with a regular expression over
  *       the rows the other words select (over every row the filters keep when the query holds no other word).
  *       Ranked by how many of the words the description holds.
- *   <li>H2: no index; the rows the filters keep are matched with a regular expression per word. Ranked like
- *       MariaDB.
+ *   <li>H2: no full-text index; the generated {@code search_text} column of the rows the filters keep is matched
+ *       with a regular expression per word. Ranked like MariaDB.
  * </ul>
  *
  * <p>Every ranking depends only on the task and the query, and ties go to the newest task, so a cursor (rank and id
@@ -47,11 +47,6 @@ final class Search {
 
     /** InnoDB's default {@code innodb_ft_min_token_size}. */
     private static final int INNODB_MIN_WORD = 3;
-
-    /** The texts H2 matches: the JSON of progresses and comments without escapes, authors and times. */
-    private static final String H2_TEXT = "LOWER(CONCAT_WS(' ', description, steps, REGEXP_REPLACE(CONCAT_WS(' ',"
-            + " progresses, REGEXP_REPLACE(comments, '\"(author|at)\":\"([^\"\\\\]|\\\\.)*\"|\"text\":', ' ')),"
-            + " '\\\\([nrtbf/\"\\\\]|u[0-9a-fA-F]{4})', ' ')))";
 
     private Search() {}
 
@@ -158,7 +153,7 @@ final class Search {
                 words.forEach(word -> parameters.add(wordPattern(word)));
                 sql.append(" FROM taskagent_tasks WHERE 1 = 1");
                 for (String word : words) {
-                    sql.append(" AND REGEXP_LIKE(").append(H2_TEXT).append(", ?)");
+                    sql.append(" AND REGEXP_LIKE(search_text, ?)");
                     parameters.add(wordPattern(word));
                 }
             }
