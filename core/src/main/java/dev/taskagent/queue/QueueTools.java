@@ -3,6 +3,9 @@ package dev.taskagent.queue;
 import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.internal.json.TaskJson.View;
 import dev.taskagent.steps.MarkdownSteps;
+import dev.taskagent.store.SearchCursorException;
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
@@ -51,6 +54,7 @@ final class QueueTools {
     static final String ADD_DEPENDENCY = "add_dependency";
     static final String REMOVE_DEPENDENCY = "remove_dependency";
     static final String CREATE_TASK_TREE = "create_task_tree";
+    static final String SEARCH_TASKS = "search_tasks";
 
     /** The structured content of a result without a task. */
     static final String NO_TASK = "{}";
@@ -96,7 +100,8 @@ final class QueueTools {
                         getMyQueue(queue),
                         addComment(queue),
                         addLink(queue),
-                        archiveTask(queue))
+                        archiveTask(queue),
+                        searchTasks(queue))
                 .withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
 
@@ -406,6 +411,126 @@ final class QueueTools {
                             return ToolResult.ok(text.toString());
                         })
                 .withHints(ToolHints.readOnly("List an agent's queue"));
+    }
+
+    static Tool searchTasks(TaskQueue queue) {
+        return Tool.of(
+                        SEARCH_TASKS,
+                        "Find tasks by words in their description, steps, progress and comments, best match first;"
+                                + " every word must appear (case and punctuation do not matter). Optional filters:"
+                                + " status, assignee, session_id, tag. Long results come in pages: pass the cursor"
+                                + " a page ends with to get the next.",
+                        JsonSchema.object()
+                                .requiredString("query", "The words to find, e.g. 'invoice overdue'")
+                                .optionalStringEnum("status", "Only tasks in this status", STATUSES)
+                                .optionalString("assignee", "Only this agent's tasks")
+                                .optionalString("session_id", "Only this session's tasks")
+                                .optionalString("tag", "Only tasks with this tag")
+                                .optionalBoolean("include_archived", "true to find archived tasks too")
+                                .optionalInteger(
+                                        "limit",
+                                        "Tasks per page, 1 to " + SearchQuery.MAX_LIMIT + "; default "
+                                                + SearchQuery.DEFAULT_LIMIT)
+                                .optionalString("cursor", "The cursor the previous page gave, for the next page"),
+                        arguments -> {
+                            SearchQuery query = searchQuery(arguments);
+                            SearchPage page;
+                            try {
+                                page = queue.search(query);
+                            } catch (SearchCursorException e) {
+                                return ToolResult.error(e.getMessage());
+                            } catch (UnsupportedOperationException e) {
+                                return ToolResult.error("This task store cannot search tasks; use get_my_queue or"
+                                        + " get_task instead.");
+                            }
+                            String words = String.join(" ", query.words());
+                            if (page.tasks().isEmpty()) {
+                                return ToolResult.ok(
+                                        query.cursor().isPresent()
+                                                ? "No more tasks match '" + words + "'."
+                                                : "No tasks match '" + words + "'" + filtersNote(query) + ".");
+                            }
+                            StringBuilder text = new StringBuilder(
+                                    "Tasks matching '" + words + "'" + filtersNote(query) + ", best first:");
+                            for (Task task : page.tasks()) {
+                                text.append('\n').append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH));
+                                if (task.assignee() != null) {
+                                    text.append(" @").append(task.assignee());
+                                }
+                            }
+                            if (page.hasMore()) {
+                                text.append("\n")
+                                        .append(page.remaining())
+                                        .append(" more: call search_tasks again with the same query and filters"
+                                                + " and cursor \"")
+                                        .append(page.cursor())
+                                        .append('"');
+                            }
+                            return ToolResult.ok(text.toString());
+                        })
+                .withHints(ToolHints.readOnly("Search tasks"));
+    }
+
+    private static SearchQuery searchQuery(ToolArguments arguments) {
+        String text = arguments.requiredString("query");
+        SearchQuery query;
+        try {
+            query = SearchQuery.of(text);
+        } catch (IllegalArgumentException e) {
+            throw new ToolArgumentException("Argument 'query': " + e.getMessage() + ".");
+        }
+        Optional<String> status = arguments.optionalChoice("status", STATUSES);
+        if (status.isPresent()) {
+            query = query.withStatuses(java.util.Set.of(TaskStatus.fromWireName(status.get())));
+        }
+        Optional<String> assignee = arguments.optionalName("assignee");
+        if (assignee.isPresent()) {
+            query = query.withAssignee(assignee.get());
+        }
+        Optional<String> session = arguments.optionalName("session_id");
+        if (session.isPresent()) {
+            query = query.withSession(session.get());
+        }
+        Optional<String> tag = arguments.optionalName("tag");
+        if (tag.isPresent()) {
+            try {
+                query = query.withTag(tag.get());
+            } catch (IllegalArgumentException e) {
+                throw new ToolArgumentException("Argument 'tag': " + e.getMessage() + ".");
+            }
+        }
+        if (arguments.optionalBoolean("include_archived").orElse(false)) {
+            query = query.includingArchived();
+        }
+        OptionalInt limit = arguments.optionalInt("limit");
+        if (limit.isPresent()) {
+            if (limit.getAsInt() < 1 || limit.getAsInt() > SearchQuery.MAX_LIMIT) {
+                throw new ToolArgumentException("Argument 'limit' must be between 1 and " + SearchQuery.MAX_LIMIT
+                        + ", not " + limit.getAsInt() + ".");
+            }
+            query = query.withLimit(limit.getAsInt());
+        }
+        Optional<String> cursor = arguments.optionalString("cursor");
+        if (cursor.isPresent()) {
+            try {
+                query = query.withCursor(cursor.get());
+            } catch (SearchCursorException e) {
+                throw new ToolArgumentException("Argument 'cursor': " + e.getMessage());
+            }
+        }
+        return query;
+    }
+
+    private static String filtersNote(SearchQuery query) {
+        List<String> filters = new java.util.ArrayList<>();
+        query.statuses().forEach(status -> filters.add("status " + status.wireName()));
+        query.assignee().ifPresent(assignee -> filters.add("assignee " + assignee));
+        query.sessionId().ifPresent(session -> filters.add("session " + session));
+        query.tag().ifPresent(tag -> filters.add("tag '" + tag + "'"));
+        if (query.includeArchived()) {
+            filters.add("archived included");
+        }
+        return filters.isEmpty() ? "" : " (" + String.join(", ", filters) + ")";
     }
 
     static Tool addComment(TaskQueue queue) {

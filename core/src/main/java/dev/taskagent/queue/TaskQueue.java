@@ -5,6 +5,8 @@ import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
@@ -134,7 +136,8 @@ public final class TaskQueue {
     /**
      * Returns the queue's full toolset for a model: {@code signup_for_task}, {@code complete_task},
      * {@code heartbeat_task}, {@code move_task}, {@code create_task}, {@code get_task}, {@code
-     * update_task}, {@code get_my_queue}, {@code add_comment}, {@code add_link} and {@code archive_task}.
+     * update_task}, {@code get_my_queue}, {@code add_comment}, {@code add_link}, {@code archive_task} and {@code
+     * search_tasks} (words in descriptions, steps, progress and comments; filtered; paged by a cursor).
      * Their results are short texts, the task as compact JSON where the tool returns one; bad input,
      * refused moves and lost claims are soft errors ({@code isError}).
      *
@@ -164,7 +167,7 @@ public final class TaskQueue {
      * Returns the lean toolset of a model that only works tasks: {@code signup_for_task}, {@code
      * complete_task}, {@code move_task}, {@code add_comment} and {@code get_task}. Every request carries
      * the definitions of the tools a model is given, so a worker pays for five definitions instead of
-     * eleven.
+     * twelve.
      *
      * @return the toolbox, immutable and thread-safe
      */
@@ -605,6 +608,25 @@ public final class TaskQueue {
     public List<Task> listQueue(String agent) {
         StoreArguments.name(agent, "agent");
         return store().inTransaction(transaction -> transaction.listQueue(agent));
+    }
+
+    /**
+     * Searches the store's tasks for the words of a query, in every session unless the query names one: the tasks
+     * whose description, steps, progress or comments hold every word, filtered and paged as the query says, best
+     * first by the store's ranking (rules TS-13 of {@link dev.taskagent.store.TaskStore}). Pass a page's {@link
+     * SearchPage#nextCursor() cursor} back with {@link SearchQuery#withCursor(String)} for the next page; tasks
+     * created between the pages never shift them.
+     *
+     * @param query the words, filters, page size and cursor
+     * @return one page of the matches, with how many follow
+     * @throws NullPointerException if {@code query} is null
+     * @throws dev.taskagent.store.SearchCursorException if the cursor belongs to another query or was changed or
+     *     cut
+     * @throws UnsupportedOperationException if the store cannot search
+     */
+    public SearchPage search(SearchQuery query) {
+        Objects.requireNonNull(query, "query");
+        return store().searchTasks(query);
     }
 
     /**

@@ -243,6 +243,29 @@ import java.util.Optional;
  *       count, tags and metadata.
  * </ul>
  *
+ * <p><b>TS-13 Search</b> (optional: a store without it throws {@link UnsupportedOperationException} from {@link
+ * TaskTransaction#searchTasks}, and the kit skips these rules)
+ *
+ * <ul>
+ *   <li>TS-13.1 {@code searchTasks} finds the tasks whose description, steps, progress entries or comment texts
+ *       hold every word of the query ({@link SearchQuery#words(String)}), compared without regard to case, in
+ *       any script (accented, German, Cyrillic, Greek letters), and no other task: a word found only in a
+ *       link, a preference, a comment's author, the metadata or a tag does not match. A store may leave out
+ *       words its engine does not index (very short words, the engine's stop words) and must say which.
+ *   <li>TS-13.2 The filters narrow the matches to any of the given statuses, one assignee, one session and
+ *       one tag; archived tasks match only when the query includes them.
+ *   <li>TS-13.3 A page holds at most the query's limit of matches, best first by a ranking of the store's
+ *       own that depends only on the task and the query; {@code remaining} counts the matches after the page,
+ *       and only a page followed by more has a cursor.
+ *   <li>TS-13.4 Following the cursors from the first page returns every task that matched when the first
+ *       page was read exactly once, also when tasks are created between the pages; the total of a page and
+ *       its {@code remaining} never grows along the pages.
+ *   <li>TS-13.5 A search sees what committed before it: a comment or progress added, a description changed,
+ *       are found by the next search.
+ *   <li>TS-13.6 A cursor of another query (other words or filters), or one changed or cut, throws {@link
+ *       SearchCursorException} and nothing is written.
+ * </ul>
+ *
  * <p>Implementations are thread-safe: one store is shared by every thread of the application.
  */
 public interface TaskStore extends AutoCloseable {
@@ -328,6 +351,20 @@ public interface TaskStore extends AutoCloseable {
      */
     default List<Task> claimUpTo(String assignee, Duration lease, int limit) {
         return inTransaction(transaction -> transaction.claimUpTo(assignee, lease, limit));
+    }
+
+    /**
+     * Searches the store's tasks in a transaction of its own (TS-13, see {@link
+     * TaskTransaction#searchTasks(SearchQuery)}).
+     *
+     * @param query the words, filters, page size and cursor
+     * @return one page of the matches, best first
+     * @throws SearchCursorException if the query's cursor belongs to another query or was changed or cut
+     * @throws UnsupportedOperationException if the store cannot search
+     */
+    default SearchPage searchTasks(SearchQuery query) {
+        java.util.Objects.requireNonNull(query, "query");
+        return inTransaction(transaction -> transaction.searchTasks(query));
     }
 
     /**

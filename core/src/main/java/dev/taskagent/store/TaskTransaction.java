@@ -353,6 +353,21 @@ public interface TaskTransaction {
     }
 
     /**
+     * Searches the store's tasks for the words of a query, filtered and paged as it says (TS-13). Optional: a
+     * store without search throws {@link UnsupportedOperationException}.
+     *
+     * @param query the words, filters, page size and cursor
+     * @return one page of the matches, best first, with how many follow and the next page's cursor
+     * @throws dev.taskagent.store.SearchCursorException if the query's cursor belongs to another query or was
+     *     changed or cut; nothing read or written
+     * @throws UnsupportedOperationException if the store cannot search
+     */
+    default SearchPage searchTasks(SearchQuery query) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot search tasks; implement"
+                + " TaskTransaction.searchTasks (rules TS-13 of TaskStore; the in-memory and JDBC stores do)");
+    }
+
+    /**
      * Records an event of this unit of work for the store's event feed, appended when the unit of work
      * commits and never when it rolls back (TS-10.1). The library's components record the events they
      * tell their listeners; a store that has no feed ignores it.

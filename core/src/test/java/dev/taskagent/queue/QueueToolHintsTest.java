@@ -50,7 +50,8 @@ class QueueToolHintsTest {
                                 "archive_task",
                                 ToolHints.writing("Archive a task")
                                         .destructive()
-                                        .idempotent()));
+                                        .idempotent()),
+                        Map.entry("search_tasks", ToolHints.readOnly("Search tasks")));
     }
 
     @Test

@@ -11,13 +11,15 @@ import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The read-only {@code tasks} toolset: what a session's tasks are and how far each has come, for an agent
  * or a person who watches the work rather than doing it.
  *
  * <ul>
- *   <li>{@code list_tasks {session_id}}: the session's tasks in order, one line each: {@code 2. #14 running
+ *   <li>{@code list_tasks {session_id, tag?}}: the session's tasks in order (those with the tag, if one is
+ *       given), one line each: {@code 2. #14 running
  *       (Steps 1/3): Book the flights};
  *   <li>{@code get_task_with_steps {task_id}}: one task with its checklist, each step ticked or not, and
  *       its progress notes, as compact JSON (the {@linkplain TaskJson.View#STEPS steps view} of the task
@@ -49,15 +51,26 @@ final class TaskReadTools {
     private static Tool listTasks(TaskStore store) {
         return Tool.of(
                         LIST_TASKS,
-                        "List a session's tasks in order, with their status and step progress. Read-only.",
-                        JsonSchema.object().requiredString("session_id", "The session (conversation or project) id"),
+                        "List a session's tasks in order, with their status and step progress; optionally only"
+                                + " those with a tag. Read-only.",
+                        JsonSchema.object()
+                                .requiredString("session_id", "The session (conversation or project) id")
+                                .optionalString("tag", "Only tasks with this tag"),
                         arguments -> {
                             String sessionId = arguments.requiredName("session_id");
+                            Optional<String> tag = arguments.optionalName("tag");
                             List<Task> tasks = store.listTasks(sessionId);
-                            if (tasks.isEmpty()) {
-                                return ToolResult.ok("No tasks in session " + sessionId);
+                            if (tag.isPresent()) {
+                                tasks = tasks.stream()
+                                        .filter(task -> task.tags().contains(tag.get()))
+                                        .toList();
                             }
-                            StringBuilder text = new StringBuilder("Tasks of session " + sessionId + ":");
+                            String tagged =
+                                    tag.map(value -> " tagged '" + value + "'").orElse("");
+                            if (tasks.isEmpty()) {
+                                return ToolResult.ok("No tasks" + tagged + " in session " + sessionId);
+                            }
+                            StringBuilder text = new StringBuilder("Tasks" + tagged + " of session " + sessionId + ":");
                             tasks.forEach(task -> text.append('\n').append(listingLine(task)));
                             return ToolResult.ok(text.toString());
                         })

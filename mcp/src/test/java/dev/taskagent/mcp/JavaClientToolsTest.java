@@ -81,6 +81,7 @@ class JavaClientToolsTest {
                         "add_comment",
                         "add_link",
                         "archive_task",
+                        "search_tasks",
                         "list_tasks",
                         "get_task_with_steps",
                         "list_user_tasks",
@@ -99,7 +100,13 @@ class JavaClientToolsTest {
                 .sorted()
                 .toList();
         assertThat(readOnly)
-                .containsExactly("get_my_queue", "get_task", "get_task_with_steps", "list_tasks", "list_user_tasks");
+                .containsExactly(
+                        "get_my_queue",
+                        "get_task",
+                        "get_task_with_steps",
+                        "list_tasks",
+                        "list_user_tasks",
+                        "search_tasks");
         assertThat(tools.get("archive_task").annotations().destructiveHint()).isTrue();
         assertThat(tools.get("update_task").annotations().destructiveHint()).isTrue();
         assertThat(tools.get("add_comment").annotations().destructiveHint()).isFalse();
@@ -322,6 +329,25 @@ class JavaClientToolsTest {
         assertThat(call(client, "get_task_with_steps", Map.of("task_id", 999_999))
                         .isError())
                 .isTrue();
+    }
+
+    @Test
+    void listTasksKeepsTheTasksOfATagAndSearchTasksFindsTasksOverMcp() {
+        Task tagged = store.inTransaction(transaction -> transaction.appendTask(
+                NewTask.builder("tagged", "Überweisung prüfen").tags("billing").build()));
+        store.inTransaction(transaction -> transaction.appendTask(NewTask.of("tagged", "Koffer packen")));
+
+        assertThat(text(call(client, "list_tasks", Map.of("session_id", "tagged", "tag", "billing"))))
+                .isEqualTo("Tasks tagged 'billing' of session tagged:\n1. #" + tagged.id()
+                        + " pending: Überweisung prüfen");
+        assertThat(text(call(client, "list_tasks", Map.of("session_id", "tagged", "tag", "travel"))))
+                .isEqualTo("No tasks tagged 'travel' in session tagged");
+        assertThat(text(call(client, "search_tasks", Map.of("query", "ÜBERWEISUNG", "session_id", "tagged"))))
+                .isEqualTo("Tasks matching 'überweisung' (session tagged), best first:\n#" + tagged.id()
+                        + " pending p0: Überweisung prüfen");
+        McpSchema.CallToolResult refused = call(client, "search_tasks", Map.of("query", "&|!()*"));
+        assertThat(refused.isError()).isTrue();
+        assertThat(text(refused)).startsWith("Argument 'query': query text holds no word to search for");
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.taskagent.testkit;
 
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
@@ -149,6 +151,11 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     @Override
     public List<Task> listDependants(long taskId) {
         return delegate.listDependants(taskId);
+    }
+
+    @Override
+    public SearchPage searchTasks(SearchQuery query) {
+        return delegate.searchTasks(query);
     }
 
     @Override

@@ -11,6 +11,9 @@ import dev.taskagent.event.FeedEvent;
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.SearchCursorException;
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
@@ -39,6 +42,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -3668,6 +3672,249 @@ public abstract class TaskStoreConformanceTest {
         assertThat(cleared.tags()).isEmpty();
         assertThat(cleared.metadata()).isNull();
         assertThat(find(task.id())).isEqualTo(cleared);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // TS-13 Search
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void ts131_searchFindsEveryWordWithoutRegardToCaseInAnyScriptInTheSearchableTextsOnly() {
+        assumeSearch();
+        String marker = searchMarker();
+        String session = session("search");
+        String agent = agent("search");
+        Task inDescription = append(session, "Überweisung " + marker + " prüfen, Café bezahlen");
+        Task inSteps = append(NewTask.builder(session, "steps only")
+                .steps("- [ ] " + marker + " задача erledigen\n")
+                .build());
+        Task inProgress = append(session, "progress only");
+        Task inComment = append(session, "comment only");
+        Task elsewhere = append(NewTask.builder(session, "elsewhere only")
+                .tags(marker)
+                .metadata("{\"note\":\"" + marker + "\"}")
+                .build());
+        store.inTransaction(tx -> {
+            tx.appendProgress(inProgress.id(), "Done: the ΕΡΓΑΣΙΑ " + marker + ".");
+            tx.addComment(inComment.id(), agent, "Looked at it (" + marker.toUpperCase(Locale.ROOT) + "); naïve fix");
+            tx.addLink(elsewhere.id(), "https://example.org/" + marker, marker + " link", agent);
+            tx.addComment(elsewhere.id(), marker + "-bot", "nothing to see");
+            return tx.updateTask(TaskUpdate.of(elsewhere.id())
+                    .userPreference("prefers " + marker)
+                    .build());
+        });
+
+        assertThat(searchIds(marker))
+                .containsExactlyInAnyOrder(inDescription.id(), inSteps.id(), inProgress.id(), inComment.id());
+        assertThat(searchIds("ÜBERWEISUNG " + marker)).containsExactly(inDescription.id());
+        assertThat(searchIds("überweisung, café " + marker)).containsExactly(inDescription.id());
+        assertThat(searchIds("ЗАДАЧА " + marker)).containsExactly(inSteps.id());
+        assertThat(searchIds("εργασια " + marker.toUpperCase(Locale.ROOT))).containsExactly(inProgress.id());
+        assertThat(searchIds("NAÏVE " + marker)).containsExactly(inComment.id());
+        assertThat(searchIds("\"" + marker + "\" & (looked | fix)*")).containsExactly(inComment.id());
+        assertThat(searchIds("Überweisung " + marker + " nirgendwo")).isEmpty();
+        assertThat(searchIds(marker + "zz")).isEmpty();
+    }
+
+    @Test
+    void ts132_filtersNarrowByStatusAssigneeSessionTagAndArchived() {
+        assumeSearch();
+        String marker = searchMarker();
+        String session = session("filters");
+        String otherSession = session("filters-other");
+        String alice = agent("alice");
+        String bob = agent("bob");
+        Task alicePending = append(NewTask.builder(session, "Rechnung " + marker)
+                .assignee(alice)
+                .tags("billing")
+                .build());
+        Task aliceDone = append(
+                NewTask.builder(session, "Rechnung " + marker).assignee(alice).build());
+        Task bobFailed = append(NewTask.builder(otherSession, "Rechnung " + marker)
+                .assignee(bob)
+                .tags("billing", "urgent")
+                .build());
+        Task archived = append(NewTask.builder(session, "Rechnung " + marker)
+                .assignee(alice)
+                .tags("billing")
+                .build());
+        store.inTransaction(tx -> {
+            tx.updateTask(
+                    TaskUpdate.of(aliceDone.id()).status(TaskStatus.SUCCESS).build());
+            tx.updateTask(
+                    TaskUpdate.of(bobFailed.id()).status(TaskStatus.FAILED).build());
+            return tx.updateTask(TaskUpdate.of(archived.id()).archived(true).build());
+        });
+        SearchQuery query = SearchQuery.of("rechnung " + marker);
+
+        assertThat(searchIds(query)).containsExactlyInAnyOrder(alicePending.id(), aliceDone.id(), bobFailed.id());
+        assertThat(searchIds(query.includingArchived()))
+                .containsExactlyInAnyOrder(alicePending.id(), aliceDone.id(), bobFailed.id(), archived.id());
+        assertThat(searchIds(query.withStatuses(Set.of(TaskStatus.SUCCESS, TaskStatus.FAILED))))
+                .containsExactlyInAnyOrder(aliceDone.id(), bobFailed.id());
+        assertThat(searchIds(query.withStatuses(Set.of(TaskStatus.PENDING)))).containsExactly(alicePending.id());
+        assertThat(searchIds(query.withAssignee(alice))).containsExactlyInAnyOrder(alicePending.id(), aliceDone.id());
+        assertThat(searchIds(query.withSession(otherSession))).containsExactly(bobFailed.id());
+        assertThat(searchIds(query.withTag("billing"))).containsExactlyInAnyOrder(alicePending.id(), bobFailed.id());
+        assertThat(searchIds(query.withTag("billing").includingArchived()))
+                .containsExactlyInAnyOrder(alicePending.id(), bobFailed.id(), archived.id());
+        assertThat(searchIds(query.withTag("urgent").withAssignee(alice))).isEmpty();
+        assertThat(searchIds(query.withSession(session).withAssignee(alice).withStatuses(Set.of(TaskStatus.PENDING))))
+                .containsExactly(alicePending.id());
+    }
+
+    @Test
+    void ts133_pagesHoldAtMostTheLimitAndCountWhatRemains() {
+        assumeSearch();
+        String marker = searchMarker();
+        String session = session("pages");
+        Set<Long> created = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            created.add(append(session, "Aufgabe " + marker + " number " + i).id());
+        }
+        SearchQuery query = SearchQuery.of(marker).withLimit(2);
+
+        SearchPage first = store.searchTasks(query);
+        SearchPage second = store.searchTasks(query.withCursor(first.cursor()));
+        SearchPage third = store.searchTasks(query.withCursor(second.cursor()));
+
+        assertThat(List.of(
+                        first.tasks().size(),
+                        second.tasks().size(),
+                        third.tasks().size()))
+                .containsExactly(2, 2, 1);
+        assertThat(List.of(first.remaining(), second.remaining(), third.remaining()))
+                .containsExactly(3L, 1L, 0L);
+        assertThat(first.nextCursor()).isPresent();
+        assertThat(third.nextCursor()).isEmpty();
+        List<Long> all = new ArrayList<>();
+        for (SearchPage page : List.of(first, second, third)) {
+            all.addAll(ids(page.tasks()));
+        }
+        assertThat(all).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(created);
+        SearchPage whole = store.searchTasks(query.withLimit(SearchQuery.MAX_LIMIT));
+        assertThat(ids(whole.tasks())).containsExactlyElementsOf(all);
+        assertThat(whole.remaining()).isZero();
+        assertThat(whole.nextCursor()).isEmpty();
+        assertThat(whole.tasks()).allSatisfy(task -> assertThat(task).isEqualTo(find(task.id())));
+    }
+
+    @Test
+    void ts134_pagingReturnsEveryMatchOnceWhileTasksAreCreatedBetweenPages() {
+        assumeSearch();
+        String marker = searchMarker();
+        String session = session("stable");
+        Set<Long> before = new HashSet<>();
+        for (int i = 0; i < 7; i++) {
+            String text = i % 2 == 0 ? marker + " " + marker + " twice" : "once " + marker;
+            before.add(append(session, text).id());
+        }
+        SearchQuery query = SearchQuery.of(marker).withLimit(3);
+        List<Long> seen = new ArrayList<>();
+        SearchPage page = store.searchTasks(query);
+        long total = page.tasks().size() + page.remaining();
+        int created = 0;
+        while (true) {
+            seen.addAll(ids(page.tasks()));
+            assertThat(page.tasks().size() + page.remaining()).isLessThanOrEqualTo(total);
+            total = page.remaining();
+            if (page.nextCursor().isEmpty()) {
+                break;
+            }
+            for (int i = 0; i < 3; i++) {
+                append(session, created++ % 2 == 0 ? marker + " " + marker + " new" : "new " + marker);
+            }
+            page = store.searchTasks(query.withCursor(page.cursor()));
+        }
+
+        assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(before);
+        assertThat(searchIds(query.withLimit(SearchQuery.MAX_LIMIT))).hasSize(7 + created);
+    }
+
+    @Test
+    void ts135_searchSeesWhatCommittedBefore() {
+        assumeSearch();
+        String marker = searchMarker();
+        String agent = agent("sees");
+        Task task = append(session("sees"), "Bericht " + marker);
+        String commentWord = marker + "comment";
+        String progressWord = marker + "progress";
+        String newWord = marker + "renamed";
+
+        assertThat(searchIds(commentWord)).isEmpty();
+        catchThrowable(() -> store.inTransaction(tx -> {
+            tx.addComment(task.id(), agent, "rolled back " + commentWord);
+            throw new IllegalStateException("roll back");
+        }));
+        assertThat(searchIds(commentWord)).isEmpty();
+        store.inTransaction(tx -> tx.addComment(task.id(), agent, "see " + commentWord));
+        assertThat(searchIds(commentWord)).containsExactly(task.id());
+        store.inTransaction(tx -> tx.appendProgress(task.id(), "did " + progressWord));
+        assertThat(searchIds(progressWord)).containsExactly(task.id());
+        store.inTransaction(tx -> tx.updateTask(
+                TaskUpdate.of(task.id()).description("Neuer Bericht " + newWord).build()));
+        assertThat(searchIds(newWord)).containsExactly(task.id());
+        assertThat(searchIds("bericht " + marker)).isEmpty();
+        assertThat(searchIds("bericht " + commentWord)).containsExactly(task.id());
+    }
+
+    @Test
+    void ts136_cursorsOfAnotherQueryChangedOrCutAreRefusedAndWriteNothing() {
+        assumeSearch();
+        String marker = searchMarker();
+        String session = session("cursors");
+        for (int i = 0; i < 3; i++) {
+            append(session, "Vorgang " + marker + " alpha beta");
+        }
+        Task task = find(append(session, "unrelated").id());
+        SearchQuery query = SearchQuery.of("vorgang " + marker).withLimit(1);
+        String cursor = store.searchTasks(query).cursor();
+        assertThat(cursor).isNotNull();
+        char last = cursor.charAt(cursor.length() - 1);
+        String changed = cursor.substring(0, cursor.length() - 1) + (last == 'A' ? 'B' : 'A');
+        String middleChanged = cursor.substring(0, 5) + (cursor.charAt(5) == 'x' ? 'y' : 'x') + cursor.substring(6);
+
+        Map<String, Call> calls = new LinkedHashMap<>();
+        calls.put(
+                "other words",
+                tx -> tx.searchTasks(SearchQuery.of("alpha " + marker).withCursor(cursor)));
+        calls.put(
+                "other filter", tx -> tx.searchTasks(query.withSession(session).withCursor(cursor)));
+        calls.put("archived too", tx -> tx.searchTasks(query.includingArchived().withCursor(cursor)));
+        calls.put("last character changed", tx -> tx.searchTasks(query.withCursor(changed)));
+        calls.put("a character changed", tx -> tx.searchTasks(query.withCursor(middleChanged)));
+        calls.put("cut", tx -> tx.searchTasks(query.withCursor(cursor.substring(0, cursor.length() / 2))));
+        calls.put("one character longer", tx -> tx.searchTasks(query.withCursor(cursor + "A")));
+        calls.put("not base64", tx -> tx.searchTasks(query.withCursor("!!not a cursor!!")));
+        calls.put(
+                "forged",
+                tx -> tx.searchTasks(query.withCursor("AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")));
+        assertRefusedWithoutWriting(calls, SearchCursorException.class, session, task);
+        assertThat(store.searchTasks(query.withLimit(3).withCursor(cursor)).tasks())
+                .hasSize(2);
+    }
+
+    private void assumeSearch() {
+        try {
+            store.searchTasks(SearchQuery.of("probe"));
+        } catch (UnsupportedOperationException e) {
+            assumeTrue(false, "the store does not search (TS-13 is optional): " + e.getMessage());
+        }
+    }
+
+    /** A word no other test writes: letters and digits, longer than any engine's shortest indexed word. */
+    private static String searchMarker() {
+        return "kitw" + RUN_ID.replaceAll("[^a-z0-9]", "") + "q" + NAME_SEQUENCE.incrementAndGet();
+    }
+
+    private List<Long> searchIds(String text) {
+        return searchIds(SearchQuery.of(text));
+    }
+
+    private List<Long> searchIds(SearchQuery query) {
+        SearchPage page = store.searchTasks(query.withLimit(SearchQuery.MAX_LIMIT));
+        assertThat(page.remaining()).as("matches beyond one page of %s", query).isZero();
+        return ids(page.tasks());
     }
 
     // ---------------------------------------------------------------------------------------------

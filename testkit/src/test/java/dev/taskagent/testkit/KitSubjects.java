@@ -87,6 +87,7 @@ final class KitSubjects {
             case CLAIMS_BLOCKED_TASKS -> ClaimsBlockedTasks.class;
             case NO_CYCLE_CHECK -> NoCycleCheck.class;
             case CLOSES_OVER_OPEN_CHILDREN -> ClosesOverOpenChildren.class;
+            case SEARCH_PAGES_BY_OFFSET -> SearchPagesByOffset.class;
         };
     }
 
@@ -297,6 +298,13 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.CLOSES_OVER_OPEN_CHILDREN);
+        }
+    }
+
+    static final class SearchPagesByOffset extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.SEARCH_PAGES_BY_OFFSET);
         }
     }
 }

@@ -3,6 +3,8 @@ package dev.taskagent.testkit;
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
@@ -11,8 +13,10 @@ import dev.taskagent.store.TransactionWork;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.InProcessEventFeed;
 import dev.taskagent.store.spi.Leases;
+import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskBuilder;
+import dev.taskagent.store.spi.TaskSearch;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Comment;
@@ -128,7 +132,12 @@ final class ReferenceTaskStore implements TaskStore {
         /** A dependency is added without checking for a cycle. */
         NO_CYCLE_CHECK,
         /** A task is completed with success over its unfinished subtasks. */
-        CLOSES_OVER_OPEN_CHILDREN
+        CLOSES_OVER_OPEN_CHILDREN,
+        /**
+         * A search's cursor counts the matches already returned (an offset) instead of naming the last one, so
+         * tasks created between pages push matches back onto a page already read.
+         */
+        SEARCH_PAGES_BY_OFFSET
     }
 
     private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
@@ -611,6 +620,30 @@ final class ReferenceTaskStore implements TaskStore {
                     .filter(task -> task.blockedBy().contains(taskId))
                     .sorted(Comparator.comparingLong(Task::id))
                     .toList();
+        }
+
+        @Override
+        public SearchPage searchTasks(SearchQuery query) {
+            check();
+            Objects.requireNonNull(query, "query");
+            read();
+            if (!has(Defect.SEARCH_PAGES_BY_OFFSET)) {
+                return TaskSearch.page(query, lastId.get(), tasks.values());
+            }
+            int offset = SearchCursors.decode(query)
+                    .map(position -> (int) position.rank())
+                    .orElse(0);
+            List<Task> matches = tasks.values().stream()
+                    .filter(task -> TaskSearch.matches(task, query))
+                    .sorted(Comparator.comparingLong(Task::id).reversed())
+                    .toList();
+            List<Task> page =
+                    matches.subList(Math.min(offset, matches.size()), Math.min(offset + query.limit(), matches.size()));
+            long remaining = matches.size() - offset - page.size();
+            String cursor = remaining > 0
+                    ? SearchCursors.encode(query, new SearchCursors.Position(0, offset + page.size(), 1))
+                    : null;
+            return new SearchPage(page, Math.max(remaining, 0), remaining > 0 ? cursor : null);
         }
 
         @Override

@@ -3,6 +3,8 @@ package dev.taskagent.store.inmemory;
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
@@ -13,6 +15,7 @@ import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.store.spi.TaskGraphs;
+import dev.taskagent.store.spi.TaskSearch;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Comment;
@@ -51,7 +54,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Units of work are serialised by one lock, which makes them atomic and isolated at the cost of
  * parallelism (each one is short: model calls always happen outside a transaction). A failed unit of work
  * is undone from an undo log, so nobody ever sees half of one. Claims pick from a per-assignee ordered set
- * of claimable tasks, so a claim costs O(log n) whatever the queue's length.
+ * of claimable tasks, so a claim costs O(log n) whatever the queue's length. A search finds its candidates
+ * in an inverted index (word to task ids) kept by every write, so it reads only the tasks that hold every
+ * word of the query.
  *
  * <p>Nothing is persisted: the tasks are gone when the JVM exits. Thread-safe.
  */
@@ -89,6 +94,10 @@ public final class InMemoryTaskStore implements TaskStore {
     private final Map<Long, TreeSet<Long>> dependantsOf = new HashMap<>();
     /** parent id → the ids of its subtasks. */
     private final Map<Long, TreeSet<Long>> childrenOf = new HashMap<>();
+    /** The search's inverted index: each word of a task's searchable texts to the ids of the tasks that hold it. */
+    private final Map<String, Set<Long>> tasksByWord = new HashMap<>();
+    /** The words each task is indexed under, to take it out again. */
+    private final Map<Long, Set<String>> wordsByTask = new HashMap<>();
 
     /** How long the event feed keeps events unless the builder says otherwise. */
     public static final Duration DEFAULT_EVENT_RETENTION = Duration.ofDays(7);
@@ -783,6 +792,30 @@ public final class InMemoryTaskStore implements TaskStore {
             }
         }
 
+        @Override
+        public SearchPage searchTasks(SearchQuery query) {
+            checkUsable();
+            Objects.requireNonNull(query, "query");
+            Set<Long> rarest = null;
+            for (String word : query.words()) {
+                Set<Long> ids = tasksByWord.getOrDefault(word, Set.of());
+                if (rarest == null || ids.size() < rarest.size()) {
+                    rarest = ids;
+                }
+            }
+            List<Task> candidates = new ArrayList<>(rarest.size());
+            for (long id : rarest) {
+                boolean inEvery = true;
+                for (String word : query.words()) {
+                    inEvery &= tasksByWord.getOrDefault(word, Set.of()).contains(id);
+                }
+                if (inEvery) {
+                    candidates.add(tasksById.get(id));
+                }
+            }
+            return TaskSearch.page(query, lastId, candidates);
+        }
+
         private void put(Task task) {
             Task previous = tasksById.put(task.id(), task);
             reindex(previous, task);
@@ -828,6 +861,7 @@ public final class InMemoryTaskStore implements TaskStore {
     }
 
     private void reindex(Task removed, Task added) {
+        reindexWords(removed, added);
         if (removed != null) {
             removeFrom(claimable, removed);
             removeFrom(queues, removed);
@@ -847,6 +881,58 @@ public final class InMemoryTaskStore implements TaskStore {
                         .add(added);
             }
         }
+    }
+
+    /**
+     * Keeps the inverted index of the search: an append adds the words of its new entries only; any other change
+     * of a searchable text indexes the task again.
+     */
+    private void reindexWords(Task removed, Task added) {
+        if (removed != null && added != null && sameTextPrefix(removed, added)) {
+            List<String> texts = new ArrayList<>();
+            texts.addAll(added.progresses()
+                    .subList(removed.progresses().size(), added.progresses().size()));
+            added.comments()
+                    .subList(removed.comments().size(), added.comments().size())
+                    .forEach(comment -> texts.add(comment.text()));
+            Set<String> words = wordsByTask.get(added.id());
+            for (String text : texts) {
+                for (String word : SearchQuery.words(text)) {
+                    if (words.add(word)) {
+                        tasksByWord
+                                .computeIfAbsent(word, key -> new HashSet<>())
+                                .add(added.id());
+                    }
+                }
+            }
+            return;
+        }
+        if (removed != null) {
+            for (String word : wordsByTask.remove(removed.id())) {
+                Set<Long> ids = tasksByWord.get(word);
+                ids.remove(removed.id());
+                if (ids.isEmpty()) {
+                    tasksByWord.remove(word);
+                }
+            }
+        }
+        if (added != null) {
+            Set<String> words = new HashSet<>(TaskSearch.words(added));
+            wordsByTask.put(added.id(), words);
+            for (String word : words) {
+                tasksByWord.computeIfAbsent(word, key -> new HashSet<>()).add(added.id());
+            }
+        }
+    }
+
+    /** Whether a task's searchable texts are those of before with entries appended at most. */
+    private static boolean sameTextPrefix(Task before, Task after) {
+        return before.description().equals(after.description())
+                && Objects.equals(before.steps(), after.steps())
+                && before.progresses().size() <= after.progresses().size()
+                && before.comments().size() <= after.comments().size()
+                && after.progresses().subList(0, before.progresses().size()).equals(before.progresses())
+                && after.comments().subList(0, before.comments().size()).equals(before.comments());
     }
 
     private static void removeFrom(Map<String, TreeSet<Task>> index, Task task) {

@@ -2,6 +2,8 @@ package dev.taskagent.store.jdbc;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
@@ -258,6 +260,15 @@ final class JdbcTransaction implements TaskTransaction {
                 return new TaskCounts(rows.getLong(1), rows.getLong(2), rows.getLong(3));
             }
         });
+    }
+
+    @Override
+    public SearchPage searchTasks(SearchQuery query) {
+        checkUsable();
+        Objects.requireNonNull(query, "query");
+        return sql(
+                "search tasks for '" + String.join(" ", query.words()) + "'",
+                () -> Search.page(connection, dialect, query));
     }
 
     private Optional<Task> readOne(long taskId) throws SQLException {

@@ -40,7 +40,8 @@ final class SchemaMigrator {
             "V4__claim_token.sql",
             "V5__children_text.sql",
             "V6__task_documents.sql",
-            "V7__work_graph.sql");
+            "V7__work_graph.sql",
+            "V8__search.sql");
 
     /** The migration whose script is followed by a data step in Java and a second script. */
     static final String DOCUMENTS = "V6__task_documents.sql";

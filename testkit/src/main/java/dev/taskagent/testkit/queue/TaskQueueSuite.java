@@ -985,7 +985,7 @@ public abstract class TaskQueueSuite {
     // ----------------------------------------------------------------- tools
 
     @Test
-    void theToolboxOffersTheElevenQueueToolsAndTheWorkerToolboxFive() {
+    void theToolboxOffersTheTwelveQueueToolsAndTheWorkerToolboxFive() {
         assertThat(tools.names())
                 .containsExactly(
                         "signup_for_task",
@@ -998,7 +998,8 @@ public abstract class TaskQueueSuite {
                         "get_my_queue",
                         "add_comment",
                         "add_link",
-                        "archive_task");
+                        "archive_task",
+                        "search_tasks");
         assertThat(queue.workerTools().names())
                 .containsExactly("signup_for_task", "complete_task", "move_task", "add_comment", "get_task");
         assertThat(tools.definitions())

@@ -1,0 +1,121 @@
+package dev.taskagent.benchmarks;
+
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.jdbc.JdbcTaskStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * {@code searchTasks} on PostgreSQL over {@value #TASKS} tasks written with {@code generate_series}, each with a
+ * description, a progress entry and a comment, the first page of 20 (the tool's default) with its count of what
+ * remains. The words are chosen so that a query matches a known share of the tasks:
+ *
+ * <ul>
+ *   <li>{@code rare}: one of {@value #RARE_WORDS} words, about {@value #TASKS} / {@value #RARE_WORDS} tasks;
+ *   <li>{@code twoWords}: a rare word and one of 7 others (in the comment), about a seventh of those;
+ *   <li>{@code common}: one of 10 words, a tenth of all tasks (10,000 ranked for one page).
+ * </ul>
+ */
+@Fork(1)
+public class SearchBenchmark {
+    static final int TASKS = 100_000;
+    static final int RARE_WORDS = 1_000;
+
+    private static final String EPOCH = "TIMESTAMP '2026-01-01 00:00:00'";
+
+    /** A database of {@value #TASKS} searchable tasks. */
+    @State(Scope.Benchmark)
+    public static class Tasks {
+        /** Which words the queries hold (see the class comment). */
+        @Param({"rare", "twoWords", "common"})
+        public String query;
+
+        BenchDatabase database;
+        JdbcTaskStore store;
+
+        /**
+         * Writes the tasks.
+         *
+         * @throws SQLException if the database fails
+         */
+        @Setup(Level.Trial)
+        public void fill() throws SQLException {
+            database = BenchDatabase.create(BenchDatabase.Kind.POSTGRES, "search", 4);
+            store = BenchStore.jdbcStore(database, true);
+            try (Connection connection = database.dataSource().getConnection();
+                    Statement statement = connection.createStatement()) {
+                connection.setAutoCommit(true);
+                statement.executeUpdate("INSERT INTO taskagent_sessions (session_id) SELECT 'search-' || s FROM"
+                        + " generate_series(0, 99) s");
+                statement.executeUpdate("INSERT INTO taskagent_tasks (session_id, task_order, description, status,"
+                        + " priority, assignee, archived, current_step, created_at, updated_at, version, progresses,"
+                        + " preferences, comments, links) SELECT 'search-' || (i % 100), i / 100 + 1,"
+                        + " 'Überweisung rare' || (i % " + RARE_WORDS + ") || ' common' || (i % 10) || ' an Lieferant "
+                        + " Nummer ' || i || ' prüfen', CASE WHEN i % 3 = 0 THEN 'success' ELSE 'pending' END, i % 3,"
+                        + " 'agent-' || (i % 50), FALSE, 0, " + EPOCH + " + i * INTERVAL '1 microsecond', " + EPOCH
+                        + ", 1, '[\"Rechnung ' || i || ' geprüft\\nweiter\"]', '[]', '[{\"author\":\"alice\",\"text\":"
+                        + "\"Rückfrage beim Kunden, extra' || (i % 7) || '\",\"at\":\"2026-01-01T00:00:00Z\"}]', '[]'"
+                        + " FROM generate_series(0, " + (TASKS - 1) + ") i");
+                statement.execute("ANALYZE");
+            }
+        }
+
+        SearchQuery next() {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            return switch (query) {
+                case "rare" -> SearchQuery.of("rare" + random.nextInt(RARE_WORDS));
+                case "twoWords" -> SearchQuery.of("rare" + random.nextInt(RARE_WORDS) + " extra" + random.nextInt(7));
+                case "common" -> SearchQuery.of("common" + random.nextInt(10));
+                default -> throw new IllegalStateException("unknown query " + query);
+            };
+        }
+
+        /** Closes the store and drops the database. */
+        @TearDown(Level.Trial)
+        public void drop() {
+            try {
+                store.close();
+            } finally {
+                database.close();
+            }
+        }
+    }
+
+    /**
+     * The first page of a search, 20 tasks, with the count of the rest.
+     *
+     * @param tasks the database
+     * @return the page
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 2, time = 2)
+    @Measurement(iterations = 3, time = 3)
+    @Threads(1)
+    public SearchPage firstPage(Tasks tasks) {
+        SearchPage page = tasks.store.searchTasks(tasks.next());
+        if (page.tasks().isEmpty()) {
+            throw new IllegalStateException("the search found nothing");
+        }
+        return page;
+    }
+}
