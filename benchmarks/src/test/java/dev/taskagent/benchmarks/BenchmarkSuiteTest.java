@@ -80,7 +80,8 @@ class BenchmarkSuiteTest {
         assertThat(summary)
                 .containsPattern("\\| inmemory \\| 16 \\| 4 \\| [0-9,]+ \\| — \\| — \\| — \\| no target \\|")
                 .containsPattern(
-                        "\\| inmemory \\| 16 \\| 4 \\| [0-9.]+ µs \\| — \\| — \\| ≤ 500.0 µs \\| (met|\\*\\*not met\\*\\*) \\|")
+                        // One 100 ms iteration without warm-up: a GC pause or a busy machine can make it milliseconds.
+                        "\\| inmemory \\| 16 \\| 4 \\| [0-9.]+ (µs|ms) \\| — \\| — \\| ≤ 500.0 µs \\| (met|\\*\\*not met\\*\\*) \\|")
                 .containsPattern(
                         "\\| extraction iteration, mean \\(100 tasks, 50 messages\\) \\| inmemory \\| [0-9.]+ (µs|ms) \\| [0-9.]+ (µs|ms) \\| [0-9.]+× \\|")
                 .containsPattern(
