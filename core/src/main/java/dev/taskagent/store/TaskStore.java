@@ -173,6 +173,11 @@ import java.util.Optional;
  *       concurrent reclaims, in one process or many, take each expired claim exactly once.
  *   <li>TS-9.5 A lease shorter than 1 ms or longer than 1 day, an attempt below 1, or a maximum of
  *       attempts below 1 throws {@link IllegalArgumentException} and writes nothing.
+ *   <li>TS-9.6 {@code completeHeld(agent, attempts, outcome)} ends each listed claim that {@code complete}
+ *       would end without a refusal exactly as {@code complete} would (TS-9.3, TS-12.3), and leaves every
+ *       other listed task as it was (a lost claim, a missing task, a success over unfinished subtasks),
+ *       missing from its result; more than {@link #MAX_CLAIM_BATCH} claims throw {@link
+ *       IllegalArgumentException} and write nothing.
  * </ul>
  *
  * <p><b>TS-10 The event feed</b> ({@link #eventFeed()}: every committed change, readable from every process)

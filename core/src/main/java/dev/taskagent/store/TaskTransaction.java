@@ -7,10 +7,13 @@ import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
+import dev.taskagent.task.TaskRefusedException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -264,6 +267,34 @@ public interface TaskTransaction {
             throw graphUnsupported("complete over open subtasks");
         }
         return complete(taskId, agent, attempt, outcome);
+    }
+
+    /**
+     * Ends several claims of one agent with one outcome (TS-9.6): each claim that {@link #complete(long, String,
+     * int, TaskStatus)} would end without a refusal is ended as it would end it, the dependants of a success
+     * included (TS-12.3); a claim it would refuse (lost, not found, a success over unfinished subtasks) is left
+     * as it is and missing from the result, so that the caller can complete it alone to learn why. The
+     * default completes them one by one; a store may do it in fewer statements.
+     *
+     * @param agent the agent that holds the claims
+     * @param attempts the claims: each task's id mapped to its claim's attempt, in the order to complete them
+     * @param outcome {@link TaskStatus#SUCCESS} or {@link TaskStatus#FAILED}
+     * @return the completed tasks after the change, by id, in the order of {@code attempts}
+     * @throws IllegalArgumentException if the outcome is not terminal, an id or attempt is out of range, or
+     *     there are more than {@value TaskStore#MAX_CLAIM_BATCH} claims; nothing written
+     * @throws UnsupportedOperationException if the store does not implement leases
+     */
+    default Map<Long, Task> completeHeld(String agent, Map<Long, Integer> attempts, TaskStatus outcome) {
+        Leases.completions(agent, attempts, outcome);
+        Map<Long, Task> completed = new LinkedHashMap<>();
+        attempts.forEach((taskId, attempt) -> {
+            try {
+                completed.put(taskId, complete(taskId, agent, attempt, outcome));
+            } catch (TaskRefusedException e) {
+                // left as it is: complete() alone tells the caller why
+            }
+        });
+        return completed;
     }
 
     /**

@@ -2379,6 +2379,110 @@ public abstract class TaskStoreConformanceTest {
     }
 
     @Test
+    void ts96_aBatchCompletionEndsTheClaimsStillHeldAndLeavesTheOthersAsTheyWere() {
+        String session = session("batch-complete");
+        String agent = agent("batch-complete");
+        List<Task> tasks = new ArrayList<>();
+        for (int index = 0; index < 4; index++) {
+            tasks.add(append(NewTask.builder(session, "task " + index)
+                    .assignee(agent)
+                    .priority(10 - index)
+                    .build()));
+        }
+        List<Task> claimed = store.claimUpTo(agent, LEASE, 4);
+        assertThat(ids(claimed)).containsExactlyElementsOf(ids(tasks));
+        long held = claimed.get(0).id();
+        long lost = claimed.get(1).id();
+        long released = claimed.get(2).id();
+        long alsoHeld = claimed.get(3).id();
+        store.inTransaction(tx -> tx.release(released, agent, 1));
+        Task lostBefore = find(lost);
+        Task releasedBefore = find(released);
+        Map<Long, Integer> attempts = new LinkedHashMap<>();
+        attempts.put(alsoHeld, 1);
+        attempts.put(lost, 2);
+        attempts.put(released, 1);
+        attempts.put(UNKNOWN_ID, 1);
+        attempts.put(held, 1);
+
+        Map<Long, Task> completed = store.inTransaction(tx -> tx.completeHeld(agent, attempts, TaskStatus.FAILED));
+
+        assertThat(completed.keySet()).as("in the order given").containsExactly(alsoHeld, held);
+        for (Task before : List.of(claimed.get(0), claimed.get(3))) {
+            Task after = completed.get(before.id());
+            assertThat(after.status()).isEqualTo(TaskStatus.FAILED);
+            assertThat(after.leaseExpiresAt()).isNull();
+            assertThat(after.attempt()).isEqualTo(1);
+            assertThat(after.version()).isEqualTo(before.version() + 1);
+            assertThat(find(before.id())).isEqualTo(after);
+        }
+        assertThat(find(lost)).as("a claim of another attempt").isEqualTo(lostBefore);
+        assertThat(find(released)).as("a task no longer running").isEqualTo(releasedBefore);
+        Map<Long, Task> none = store.inTransaction(tx -> tx.completeHeld(agent, Map.of(), TaskStatus.SUCCESS));
+        assertThat(none).isEmpty();
+    }
+
+    @Test
+    void ts96_aBatchCompletionOutOfBoundsIsRefusedAndWritesNothing() {
+        String agent = agent("batch-complete-bounds");
+        append(NewTask.builder(session("batch-complete-bounds"), "task")
+                .assignee(agent)
+                .build());
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+        Map<Long, Integer> tooMany = new LinkedHashMap<>();
+        tooMany.put(claimed.id(), 1);
+        for (long id = 1; tooMany.size() <= Leases.MAX_CLAIM_BATCH; id++) {
+            tooMany.putIfAbsent(id, 1);
+        }
+        Map<String, Call> calls = new LinkedHashMap<>();
+        calls.put(
+                "an outcome that is not terminal",
+                tx -> tx.completeHeld(agent, Map.of(claimed.id(), 1), TaskStatus.RUNNING));
+        calls.put("an attempt of 0", tx -> tx.completeHeld(agent, Map.of(claimed.id(), 0), TaskStatus.SUCCESS));
+        calls.put("a task id of 0", tx -> tx.completeHeld(agent, Map.of(0L, 1), TaskStatus.SUCCESS));
+        calls.put("a blank agent", tx -> tx.completeHeld(" ", Map.of(claimed.id(), 1), TaskStatus.SUCCESS));
+        calls.put("too many claims", tx -> tx.completeHeld(agent, tooMany, TaskStatus.SUCCESS));
+
+        for (Map.Entry<String, Call> call : calls.entrySet()) {
+            assertThat(catchThrowable(() -> store.inTransaction(call.getValue())))
+                    .as(call.getKey())
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(find(claimed.id())).isEqualTo(claimed);
+    }
+
+    @Test
+    void ts96_aBatchSuccessUnblocksDependantsAndLeavesAParentWithOpenSubtasksRunning() {
+        assumeGraph();
+        String session = session("batch-complete-graph");
+        String agent = agent("batch-complete-graph");
+        Task blocker = append(
+                NewTask.builder(session, "build").assignee(agent).priority(2).build());
+        Task parent = append(
+                NewTask.builder(session, "release").assignee(agent).priority(1).build());
+        Task dependant = append(
+                NewTask.builder(session, "deploy").blockedBy(blocker.id()).build());
+        append(NewTask.builder(session, "write the notes").parent(parent.id()).build());
+        List<Task> claimed = store.claimUpTo(agent, LEASE, 2);
+        assertThat(ids(claimed)).containsExactly(blocker.id(), parent.id());
+        Task parentBefore = find(parent.id());
+        Map<Long, Integer> attempts = new LinkedHashMap<>();
+        attempts.put(parent.id(), 1);
+        attempts.put(blocker.id(), 1);
+
+        Map<Long, Task> completed = store.inTransaction(tx -> tx.completeHeld(agent, attempts, TaskStatus.SUCCESS));
+
+        assertThat(completed.keySet()).containsExactly(blocker.id());
+        assertThat(find(blocker.id()).status()).isEqualTo(TaskStatus.SUCCESS);
+        assertThat(find(dependant.id()).openBlockers()).isZero();
+        assertThat(find(dependant.id()).isReady()).isTrue();
+        assertThat(find(parent.id())).as("a parent with an open subtask").isEqualTo(parentBefore);
+        assertThatThrownBy(() -> store.inTransaction(tx -> tx.complete(parent.id(), agent, 1, TaskStatus.SUCCESS)))
+                .as("complete() alone says why")
+                .isInstanceOf(TaskGraphException.class);
+    }
+
+    @Test
     void ts93_releasePutsTheTaskBackInTheQueueAndKeepsItsAttempt() {
         String agent = agent("release");
         Task task = append(

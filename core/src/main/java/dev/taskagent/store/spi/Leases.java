@@ -2,8 +2,10 @@ package dev.taskagent.store.spi;
 
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -57,6 +59,33 @@ public final class Leases {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_CLAIM_BATCH + ", was " + limit);
         }
         return limit;
+    }
+
+    /**
+     * Checks the arguments of a batch completion ({@code TaskTransaction.completeHeld}).
+     *
+     * @param agent the agent that holds the claims
+     * @param attempts task ids mapped to their claims' attempts
+     * @param outcome the outcome for all of them
+     * @throws NullPointerException if an argument, a key or a value is null
+     * @throws IllegalArgumentException if the agent is blank, the outcome not terminal, an id or attempt out of
+     *     range, or there are more than {@link #MAX_CLAIM_BATCH} claims
+     */
+    public static void completions(String agent, Map<Long, Integer> attempts, TaskStatus outcome) {
+        StoreArguments.name(agent, "agent");
+        Objects.requireNonNull(attempts, "attempts");
+        Objects.requireNonNull(outcome, "outcome");
+        if (!outcome.isTerminal()) {
+            throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
+        }
+        if (attempts.size() > MAX_CLAIM_BATCH) {
+            throw new IllegalArgumentException(
+                    "at most " + MAX_CLAIM_BATCH + " completions at once, were " + attempts.size());
+        }
+        attempts.forEach((taskId, attempt) -> {
+            StoreArguments.taskId(Objects.requireNonNull(taskId, "task id"));
+            attempt(Objects.requireNonNull(attempt, "attempt"));
+        });
     }
 
     /**

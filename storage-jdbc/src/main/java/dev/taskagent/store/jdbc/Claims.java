@@ -15,7 +15,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
@@ -145,6 +148,16 @@ final class Claims {
         static final String CLAIM_READ_AND_APPEND = TaskReader.claimingRead(CLAIM, CLAIMED_EVENT);
         static final String CLAIM_LOCKED_READ_AND_APPEND = TaskReader.claimingRead(CLAIM_LOCKED, CLAIMED_EVENT);
 
+        /**
+         * Claims up to a number of the first free claimable rows; parameters after {@link #SET_RUNNING}'s: the
+         * assignee, the number. The ids are taken into an array first, so that the locking subquery runs once.
+         */
+        static final String CLAIM_MANY = SET_RUNNING + " WHERE id = ANY(ARRAY(SELECT id FROM taskagent_tasks WHERE "
+                + CLAIMABLE + " ORDER BY priority DESC, created_at, id LIMIT ? FOR UPDATE SKIP LOCKED)) RETURNING *";
+
+        static final String CLAIM_MANY_AND_READ = TaskReader.claimingReadOfMany(CLAIM_MANY, null);
+        static final String CLAIM_MANY_READ_AND_APPEND = TaskReader.claimingReadOfMany(CLAIM_MANY, CLAIMED_EVENT);
+
         private Postgres() {}
     }
 
@@ -154,6 +167,14 @@ final class Claims {
                 + " WHERE " + CLAIMABLE + " ORDER BY claim_rank, created_at, id LIMIT 1 FOR UPDATE";
         static final String CLAIM_SELECT = NEXT_CLAIMABLE + " SKIP LOCKED";
         static final String CLAIM_UPDATE = setRunning(MySqlFamilyDialect.NOW_PLUS_MICROS) + " WHERE id = ?";
+
+        /** Locks up to a number of the first free claimable rows, in claim order; parameters: assignee, number. */
+        static final String CLAIM_SELECT_MANY = "SELECT id FROM taskagent_tasks FORCE INDEX (taskagent_tasks_claim)"
+                + " WHERE " + CLAIMABLE + " ORDER BY claim_rank, created_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
+
+        static String claimUpdateOfMany(int count) {
+            return setRunning(MySqlFamilyDialect.NOW_PLUS_MICROS) + " WHERE id IN (" + Graph.parameters(count) + ")";
+        }
 
         private MySqlFamily() {}
     }
@@ -461,6 +482,121 @@ final class Claims {
         statement.setObject(2, request.now());
         statement.setString(3, request.token());
         return 4;
+    }
+
+    /** Whether {@link #claimManyAndRead} claims on this database; elsewhere a batch is claims one by one. */
+    static boolean claimsMany(Dialect dialect) {
+        return switch (dialect.id()) {
+            case POSTGRESQL, MARIADB, MYSQL -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * What a batch claim took: the tasks read, in claim order, and the ids of those it claimed but could not
+     * read because their documents are damaged (they stay claimed, so that they do not block the queue).
+     */
+    record Batch(List<Task> tasks, List<Long> damaged) {
+        boolean isEmpty() {
+            return tasks.isEmpty() && damaged.isEmpty();
+        }
+    }
+
+    /**
+     * Claims up to {@code limit} of the assignee's claimable tasks in the connection's unit of work, leaves them
+     * locked and reads them, stepping over rows other units of work hold: on PostgreSQL in one statement that
+     * also appends their events when the request carries the agent as JSON; on MariaDB and MySQL a locking
+     * read of their ids, one UPDATE, and a read. Empty when every claimable row is held or there is none: the
+     * caller then claims one task the way {@link #claimAndRead} does, which waits for a held row (TS-7.6).
+     */
+    static Batch claimManyAndRead(Connection connection, Dialect dialect, Request request, int limit)
+            throws SQLException {
+        List<Long> damaged = new ArrayList<>();
+        List<Task> tasks =
+                switch (dialect.id()) {
+                    case POSTGRESQL -> postgresClaimMany(connection, dialect, request, limit, damaged);
+                    case MARIADB, MYSQL -> mySqlFamilyClaimMany(connection, dialect, request, limit, damaged);
+                    default -> throw new IllegalStateException("No batch claim for " + dialect);
+                };
+        return new Batch(tasks, damaged);
+    }
+
+    private static List<Task> postgresClaimMany(
+            Connection connection, Dialect dialect, Request request, int limit, List<Long> damaged)
+            throws SQLException {
+        boolean event = request.agentJson() != null;
+        List<TaskReader.ClaimedRead> reads;
+        try (PreparedStatement statement = connection.prepareStatement(
+                event ? Postgres.CLAIM_MANY_READ_AND_APPEND : Postgres.CLAIM_MANY_AND_READ)) {
+            int index = setRunning(statement, request);
+            statement.setString(index++, request.assignee());
+            statement.setInt(index++, limit);
+            if (event) {
+                statement.setString(index, request.agentJson());
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                reads = TaskReader.readClaimedMany(rows, damaged);
+            }
+        }
+        List<Task> tasks = new ArrayList<>(reads.size());
+        for (TaskReader.ClaimedRead read : reads) {
+            // Null: another unit of work wrote the task between the statement's snapshot and its lock; this unit
+            // of work holds the row now, so a read sees it as the claim left it.
+            if (read.task() != null) {
+                tasks.add(read.task());
+            } else {
+                try {
+                    tasks.add(TaskReader.readLocked(connection, dialect, read.taskId()));
+                } catch (DamagedTaskException e) {
+                    damaged.add(read.taskId());
+                }
+            }
+        }
+        tasks.sort(CLAIM_ORDER);
+        return tasks;
+    }
+
+    /** The order in which claims take an assignee's tasks: higher priority first, then older, then lower id. */
+    private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
+            .reversed()
+            .thenComparing(Task::createdAt)
+            .thenComparingLong(Task::id);
+
+    private static List<Task> mySqlFamilyClaimMany(
+            Connection connection, Dialect dialect, Request request, int limit, List<Long> damaged)
+            throws SQLException {
+        List<Long> ids = new ArrayList<>(limit);
+        try (PreparedStatement select = connection.prepareStatement(MySqlFamily.CLAIM_SELECT_MANY)) {
+            select.setString(1, request.assignee());
+            select.setInt(2, limit);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        try (PreparedStatement update = connection.prepareStatement(MySqlFamily.claimUpdateOfMany(ids.size()))) {
+            int index = setRunning(update, request);
+            for (long id : ids) {
+                update.setLong(index++, id);
+            }
+            update.executeUpdate();
+        }
+        Map<Long, Task> read = new HashMap<>();
+        for (Task task : TaskReader.readIdsSkippingDamaged(connection, dialect, ids, damaged)) {
+            read.put(task.id(), task);
+        }
+        List<Task> tasks = new ArrayList<>(read.size());
+        for (long id : ids) {
+            Task task = read.get(id);
+            if (task != null) {
+                tasks.add(task);
+            }
+        }
+        return tasks;
     }
 
     private static OptionalLong mySqlFamilyClaim(Connection connection, Request request) throws SQLException {

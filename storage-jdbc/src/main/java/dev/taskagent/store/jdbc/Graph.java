@@ -253,6 +253,11 @@ final class Graph {
     /** The ids the statement returns for one id parameter. */
     static List<Long> longs(PreparedStatement statement, long id) throws SQLException {
         statement.setLong(1, id);
+        return longs(statement);
+    }
+
+    /** The first column of the rows of a statement whose parameters are set. */
+    static List<Long> longs(PreparedStatement statement) throws SQLException {
         try (ResultSet rows = statement.executeQuery()) {
             List<Long> ids = new ArrayList<>();
             while (rows.next()) {

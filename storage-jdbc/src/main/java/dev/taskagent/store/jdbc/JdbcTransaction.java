@@ -983,6 +983,57 @@ final class JdbcTransaction implements TaskTransaction {
     }
 
     /**
+     * Claims a batch in one statement where the dialect can ({@link Claims#claimManyAndRead}); elsewhere, and
+     * when the batch statement found every claimable row held by another unit of work, one by one as the
+     * interface does, which waits for a held row rather than come back empty (TS-7.6). A task claimed with
+     * damaged documents stays claimed and is left out of the result, as the store's own claim does.
+     */
+    @Override
+    public List<Task> claimUpTo(String assignee, Duration lease, int limit) {
+        checkUsable();
+        StoreArguments.name(assignee, "assignee");
+        Leases.lease(lease);
+        Leases.claimLimit(limit);
+        if (limit == 1 || !Claims.claimsMany(dialect)) {
+            return TaskTransaction.super.claimUpTo(assignee, lease, limit);
+        }
+        boolean eventInStatement = feedEvents && Claims.appendsEvent(dialect);
+        String token = JdbcSupport.claimToken();
+        Claims.Request request = new Claims.Request(
+                assignee,
+                JdbcSupport.toDatabase(now()),
+                Claims.micros(lease),
+                eventInStatement ? FeedEncoding.jsonString(assignee) : null,
+                token);
+        Claims.Batch batch = sql(
+                "claim up to " + limit + " tasks of '" + assignee + "'",
+                () -> Claims.claimManyAndRead(connection, dialect, request, limit));
+        if (batch.isEmpty()) {
+            return TaskTransaction.super.claimUpTo(assignee, lease, 1);
+        }
+        for (long taskId : batch.damaged()) {
+            claims.add(new Claim(taskId, token));
+            bumped.add(taskId); // its feed hears of the claim as an update
+            LOG.warn(
+                    "Claimed task {} for '{}' in a batch, but it cannot be read: its documents are damaged. The"
+                            + " claim holds it until its lease expires; repair its row in taskagent_tasks",
+                    taskId,
+                    assignee);
+        }
+        for (Task task : batch.tasks()) {
+            claims.add(new Claim(task.id(), token));
+            wrote(task);
+            if (!eventInStatement) {
+                recorded.add(FeedEncoding.encode(new TaskEvent.Claimed(task, assignee)));
+            }
+        }
+        if (eventInStatement) {
+            appendedEvents = true;
+        }
+        return List.copyOf(batch.tasks());
+    }
+
+    /**
      * A claim this unit of work made: what to look for when its commit's outcome is unknown. The token tells
      * this claim from another claimer's of the same task under the same agent name, which may have taken
      * the task after this one rolled back.
@@ -1054,6 +1105,113 @@ final class JdbcTransaction implements TaskTransaction {
             });
         }
         return completed;
+    }
+
+    /**
+     * Ends the batch in a fixed number of statements whatever its size (up to {@value #IN_LIST_SIZE} tasks a
+     * statement): a locking read of the claims still held, one of the unfinished subtasks of a success, one
+     * UPDATE, one read of the blockers among them, and one read of the tasks.
+     */
+    @Override
+    public Map<Long, Task> completeHeld(String agent, Map<Long, Integer> attempts, TaskStatus outcome) {
+        checkUsable();
+        Leases.completions(agent, attempts, outcome);
+        if (attempts.isEmpty()) {
+            return Map.of();
+        }
+        return sql("complete " + attempts.size() + " tasks of '" + agent + "'", () -> {
+            List<Long> held = new ArrayList<>(attempts.size());
+            forChunks(new ArrayList<>(new TreeSet<>(attempts.keySet())), chunk -> {
+                try (PreparedStatement statement = connection.prepareStatement("SELECT id, attempt FROM"
+                        + " taskagent_tasks WHERE id IN (" + Graph.parameters(chunk.size()) + ") AND status = "
+                        + Dialect.RUNNING + " AND assignee = ? ORDER BY id FOR UPDATE")) {
+                    int index = bind(statement, 1, chunk);
+                    statement.setString(index, agent);
+                    try (ResultSet rows = statement.executeQuery()) {
+                        while (rows.next()) {
+                            if (attempts.get(rows.getLong(1)) == rows.getInt(2)) {
+                                held.add(rows.getLong(1));
+                            }
+                        }
+                    }
+                }
+            });
+            if (outcome == TaskStatus.SUCCESS && !held.isEmpty()) {
+                Set<Long> withOpenChildren = new HashSet<>();
+                forChunks(held, chunk -> {
+                    try (PreparedStatement statement = connection.prepareStatement("SELECT DISTINCT parent_id FROM"
+                            + " taskagent_tasks WHERE parent_id IN (" + Graph.parameters(chunk.size())
+                            + ") AND archived = FALSE AND status IN (" + Dialect.PENDING + ", " + Dialect.RUNNING
+                            + ")")) {
+                        bind(statement, 1, chunk);
+                        withOpenChildren.addAll(Graph.longs(statement));
+                    }
+                });
+                held.removeAll(withOpenChildren); // complete() alone refuses them, naming the subtasks
+            }
+            if (held.isEmpty()) {
+                return Map.of();
+            }
+            Object now = JdbcSupport.toDatabase(now());
+            forChunks(held, chunk -> {
+                try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET status ="
+                        + " ?, lease_expires_at = NULL, " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id IN ("
+                        + Graph.parameters(chunk.size()) + ")")) {
+                    statement.setString(1, outcome.wireName());
+                    statement.setObject(2, now);
+                    bind(statement, 3, chunk);
+                    statement.executeUpdate();
+                }
+            });
+            if (outcome == TaskStatus.SUCCESS) {
+                // They were running: their dependants have one open blocker fewer each (TS-12.3).
+                List<Long> blockers = new ArrayList<>();
+                forChunks(held, chunk -> {
+                    try (PreparedStatement statement = connection.prepareStatement("SELECT DISTINCT blocker_id FROM"
+                            + " taskagent_dependencies WHERE blocker_id IN (" + Graph.parameters(chunk.size())
+                            + ")")) {
+                        bind(statement, 1, chunk);
+                        blockers.addAll(Graph.longs(statement));
+                    }
+                });
+                for (long blocker : blockers) {
+                    countBlocker(blocker, -1);
+                }
+            }
+            Map<Long, Task> read = new HashMap<>();
+            for (Task task : TaskReader.readIds(connection, dialect, held)) {
+                read.put(task.id(), wrote(task));
+            }
+            Map<Long, Task> completed = new LinkedHashMap<>();
+            for (long taskId : attempts.keySet()) {
+                Task task = read.get(taskId);
+                if (task != null) {
+                    completed.put(taskId, task);
+                }
+            }
+            return completed;
+        });
+    }
+
+    /** Work on a list of ids, {@value #IN_LIST_SIZE} at a time. */
+    @FunctionalInterface
+    private interface ChunkWork {
+        void run(List<Long> chunk) throws SQLException;
+    }
+
+    private static void forChunks(List<Long> ids, ChunkWork work) throws SQLException {
+        for (int from = 0; from < ids.size(); from += IN_LIST_SIZE) {
+            work.run(ids.subList(from, Math.min(ids.size(), from + IN_LIST_SIZE)));
+        }
+    }
+
+    /** @return the index of the parameter after the ids */
+    private static int bind(PreparedStatement statement, int first, List<Long> ids) throws SQLException {
+        int index = first;
+        for (long id : ids) {
+            statement.setLong(index++, id);
+        }
+        return index;
     }
 
     @Override

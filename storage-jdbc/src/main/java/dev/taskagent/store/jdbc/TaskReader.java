@@ -162,6 +162,18 @@ final class TaskReader {
      * message ids (read in that snapshot) belong to the claimed version of the row.
      */
     static String claimingRead(String claim, String moreCte) {
+        return claimingRead(claim, moreCte, "=");
+    }
+
+    /**
+     * Like {@link #claimingRead(String, String)} for a claim of several rows: the rows {@link #readClaimedMany}
+     * reads.
+     */
+    static String claimingReadOfMany(String claim, String moreCte) {
+        return claimingRead(claim, moreCte, "IN");
+    }
+
+    private static String claimingRead(String claim, String moreCte, String membership) {
         StringBuilder sql = new StringBuilder("WITH claimed AS (").append(claim).append(") ");
         if (moreCte != null) {
             sql.append(", ").append(moreCte).append(' ');
@@ -169,7 +181,9 @@ final class TaskReader {
         return sql.append(TASK_COLUMNS)
                 .append(", (SELECT s.version FROM taskagent_tasks s WHERE s.id = t.id) FROM claimed t UNION ALL ")
                 .append(MESSAGE_BRANCH)
-                .append(" WHERE c.task_id = (SELECT id FROM claimed)")
+                .append(" WHERE c.task_id ")
+                .append(membership)
+                .append(" (SELECT id FROM claimed)")
                 .toString();
     }
 
@@ -200,6 +214,27 @@ final class TaskReader {
         }
         boolean snapshotCurrent = parts.snapshotVersion + 1 == parts.version;
         return Optional.of(new ClaimedRead(parts.id, snapshotCurrent ? parts.build() : null));
+    }
+
+    /**
+     * @return the tasks from the rows of a {@link #claimingReadOfMany}, in no particular order; a task whose
+     *     documents are damaged is left out and its id added to {@code damaged}
+     */
+    static List<ClaimedRead> readClaimedMany(ResultSet rows, List<Long> damaged) throws SQLException {
+        Map<Long, Parts> tasks = collect(rows);
+        List<ClaimedRead> claimed = new ArrayList<>(tasks.size());
+        for (Parts parts : tasks.values()) {
+            if (parts.task == null) {
+                throw new IllegalStateException("A claim returned message ids without their task");
+            }
+            try {
+                boolean snapshotCurrent = parts.snapshotVersion + 1 == parts.version;
+                claimed.add(new ClaimedRead(parts.id, snapshotCurrent ? parts.build() : null));
+            } catch (DamagedTaskException e) {
+                damaged.add(parts.id);
+            }
+        }
+        return claimed;
     }
 
     /** Reads a task that this unit of work holds locked, so that it exists. */
