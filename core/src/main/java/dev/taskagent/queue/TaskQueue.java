@@ -355,6 +355,43 @@ public final class TaskQueue {
     }
 
     /**
+     * Renews the leases of several claims of one agent in one transaction, each as {@link #heartbeat(long,
+     * String, int)} would: a worker holding many tasks pays one commit for all of them. A claim that was lost
+     * meanwhile is not renewed and does not keep the others from being renewed.
+     *
+     * @param agent the agent that claimed the tasks
+     * @param attempts each task's id mapped to its claim's attempt; at most {@value Leases#MAX_CLAIM_BATCH}
+     * @return the ids of the tasks whose claims were lost (or that no longer exist), in the order given
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if an argument is out of range (nothing was written)
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public List<Long> heartbeatAll(String agent, Map<Long, Integer> attempts) {
+        StoreArguments.name(agent, "agent");
+        Objects.requireNonNull(attempts, "attempts");
+        if (attempts.size() > Leases.MAX_CLAIM_BATCH) {
+            throw new IllegalArgumentException(
+                    "at most " + Leases.MAX_CLAIM_BATCH + " heartbeats at once, were " + attempts.size());
+        }
+        Map<Long, Integer> checked = new LinkedHashMap<>(attempts);
+        checked.forEach((taskId, attempt) -> checkClaim(taskId, agent, attempt));
+        if (checked.isEmpty()) {
+            return List.of();
+        }
+        return store().inTransaction(transaction -> {
+            List<Long> lost = new ArrayList<>();
+            checked.forEach((taskId, attempt) -> {
+                try {
+                    transaction.heartbeat(taskId, agent, attempt, leaseDuration);
+                } catch (TaskRefusedException e) {
+                    lost.add(taskId);
+                }
+            });
+            return List.copyOf(lost);
+        });
+    }
+
+    /**
      * Ends a claim with success or failure, optionally with a closing comment by the agent, in one
      * transaction; publishes {@link TaskEvent.Completed}. A worker whose claim was lost (its lease expired
      * and the task was reclaimed, or it was moved) is refused, and the newer claim stands.

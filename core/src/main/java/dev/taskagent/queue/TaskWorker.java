@@ -3,23 +3,30 @@ package dev.taskagent.queue;
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.store.spi.FeedEncoding;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +46,11 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <ul>
+ *   <li><b>Batches.</b> The worker claims for all its free threads at once, up to as many tasks again ahead
+ *       of them, in one transaction ({@link TaskQueue#claimUpTo(String, int)}), and writes the successes of
+ *       many handlers in one ({@link TaskQueue#completeAll(String, List)}), so that a busy worker pays about
+ *       two transactions per batch instead of two per task. A task claimed ahead waits at most until a thread
+ *       frees up; its lease is renewed meanwhile, and closing the worker releases it at once.
  *   <li><b>Outcomes.</b> A handler that returns completes the task with success. One that throws ends the
  *       attempt: the task is released with a comment naming the exception while it has attempts left (its
  *       own limit, else the queue's), and completed as failed, a dead letter, after its last.
@@ -48,9 +60,10 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Waking.</b> An idle worker follows the store's event feed and claims again as soon as a task is
  *       created, released, moved or taken back anywhere, in any process; it also tries every {@linkplain
  *       Builder#pollInterval(Duration) poll interval} in case it missed one.
- *   <li><b>Stopping.</b> {@link #close()} stops claiming and waits up to the {@linkplain
- *       Builder#drainTimeout(Duration) drain timeout} for running handlers; the claims of those still running
- *       then are released with a comment, and their threads interrupted.
+ *   <li><b>Stopping.</b> {@link #close()} stops claiming, releases the tasks claimed ahead at once, and waits
+ *       up to the {@linkplain Builder#drainTimeout(Duration) drain timeout} for running handlers and the
+ *       writes of their outcomes; the claims of those still running then are released with a comment, and
+ *       their threads interrupted.
  * </ul>
  *
  * <p>Execution is at least once: a handler may run again for a task whose earlier attempt did part of the
@@ -81,35 +94,67 @@ public final class TaskWorker implements AutoCloseable {
     private final TaskHandler handler;
     private final Duration pollInterval;
     private final Duration drainTimeout;
-    private final List<Thread> slots;
+    private final int concurrency;
+    /** The most claims held at once: one per thread, and as many again claimed ahead. */
+    private final int maxHeld;
+
+    private final ThreadPoolExecutor handlers;
+    private final Thread dispatcher;
+    private final Thread writer;
     private final ScheduledExecutorService heartbeats;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Map<Long, Running> running = new ConcurrentHashMap<>();
+    /** Every claim the worker holds: waiting for a thread, being handled, or waiting for its success's write. */
+    private final Map<Long, Claim> held = new ConcurrentHashMap<>();
+    /** Handled successes, for the writer to complete in batches. */
+    private final ConcurrentLinkedQueue<Claim> succeeded = new ConcurrentLinkedQueue<>();
+
     private final AtomicInteger handled = new AtomicInteger();
     private final FeedSubscription subscription;
+    private volatile boolean writerStopping;
 
-    /** Guards {@link #wakeUps}; idle slots wait on it. */
+    /** Guards {@link #wakeUps}; the idle dispatcher waits on it. */
     private final Object idle = new Object();
 
-    /** Counts the feed's waking events, so that a slot can tell whether one came since it last claimed. */
+    /** Counts the feed's waking events and freed claims, so that the dispatcher can tell whether one came. */
     private long wakeUps;
 
-    /** A claim whose handler runs, on the thread of the slot that claimed it. */
-    private static final class Running {
+    /** A claim the worker holds, and the thread that runs its handler while it runs. */
+    private static final class Claim implements Runnable {
         private final Task task;
-        private final Thread thread;
+        private final TaskWorker worker;
+        private Thread thread;
 
-        Running(Task task, Thread thread) {
+        Claim(Task task, TaskWorker worker) {
             this.task = task;
-            this.thread = thread;
+            this.worker = worker;
         }
 
         Task task() {
             return task;
         }
 
-        void interrupt() {
-            thread.interrupt();
+        @Override
+        public void run() {
+            worker.handle(this);
+        }
+
+        synchronized void started(Thread value) {
+            thread = value;
+        }
+
+        /** After this, {@link #interrupt()} no longer reaches the thread. */
+        synchronized void ended() {
+            thread = null;
+        }
+
+        synchronized boolean isRunning() {
+            return thread != null;
+        }
+
+        synchronized void interrupt() {
+            if (thread != null) {
+                thread.interrupt();
+            }
         }
     }
 
@@ -119,23 +164,35 @@ public final class TaskWorker implements AutoCloseable {
         this.handler = builder.handler;
         this.pollInterval = builder.pollInterval;
         this.drainTimeout = builder.drainTimeout;
+        this.concurrency = builder.concurrency;
+        this.maxHeld = Math.min(2 * builder.concurrency, Leases.MAX_CLAIM_BATCH);
         String name = "taskagent-worker-" + Texts.forLog(agent);
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, name + "-heartbeat");
-            thread.setDaemon(true);
-            return thread;
-        });
+        AtomicInteger threadNumber = new AtomicInteger();
+        this.handlers = new ThreadPoolExecutor(
+                builder.concurrency,
+                builder.concurrency,
+                0,
+                TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(),
+                daemon(runnable -> new Thread(runnable, name + "-" + threadNumber.incrementAndGet())));
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(
+                daemon(runnable -> new Thread(runnable, name + "-heartbeat")));
         long every = Math.max(1, queue.leaseDuration().toMillis() / 3);
         heartbeats.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
         this.subscription = subscribe();
-        List<Thread> threads = new ArrayList<>(builder.concurrency);
-        for (int number = 1; number <= builder.concurrency; number++) {
-            Thread thread = new Thread(this::slotLoop, name + "-" + number);
+        this.writer = daemon(runnable -> new Thread(runnable, name + "-writer")).newThread(this::writeLoop);
+        this.dispatcher =
+                daemon(runnable -> new Thread(runnable, name + "-claims")).newThread(this::claimLoop);
+        writer.start();
+        dispatcher.start();
+    }
+
+    private static ThreadFactory daemon(ThreadFactory factory) {
+        return runnable -> {
+            Thread thread = factory.newThread(runnable);
             thread.setDaemon(true);
-            threads.add(thread);
-        }
-        this.slots = List.copyOf(threads);
-        slots.forEach(Thread::start);
+            return thread;
+        };
     }
 
     /**
@@ -160,8 +217,9 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     /**
-     * Stops claiming, waits up to the drain timeout for running handlers to finish, then releases the claims
-     * of those still running, with a comment, and interrupts their threads. Idempotent.
+     * Stops claiming, releases at once the tasks claimed ahead that no thread has started, waits up to the
+     * drain timeout for running handlers to finish and writes their outcomes, then releases the claims of
+     * those still running, with a comment, and interrupts their threads. Idempotent.
      */
     @Override
     public void close() {
@@ -172,64 +230,84 @@ public final class TaskWorker implements AutoCloseable {
             subscription.close();
         }
         wakeAll();
-        long deadline = System.nanoTime() + drainTimeout.toNanos();
         try {
-            for (Thread slot : slots) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left > 0) {
-                    slot.join(left);
+            dispatcher.join(TimeUnit.SECONDS.toMillis(10));
+            List<Runnable> waiting = new ArrayList<>();
+            handlers.getQueue().drainTo(waiting);
+            handlers.shutdown();
+            for (Runnable claim : waiting) {
+                releaseUnfinished(((Claim) claim).task());
+            }
+            if (!handlers.awaitTermination(drainTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                for (Claim claim : held.values()) {
+                    if (claim.isRunning()) {
+                        releaseUnfinished(claim.task());
+                        claim.interrupt();
+                    }
                 }
+                handlers.awaitTermination(10, TimeUnit.SECONDS);
             }
-            for (Running claim : running.values()) {
-                releaseUnfinished(claim.task());
-                claim.interrupt();
-            }
-            for (Thread slot : slots) {
-                slot.join(TimeUnit.SECONDS.toMillis(10));
-            }
+            writerStopping = true;
+            LockSupport.unpark(writer);
+            writer.join(TimeUnit.SECONDS.toMillis(30));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            slots.forEach(Thread::interrupt);
+            handlers.shutdownNow();
         }
         heartbeats.shutdownNow();
     }
 
     @Override
     public String toString() {
-        return "TaskWorker[agent=" + agent + ", running=" + running.size() + ", handled=" + handled.get()
+        return "TaskWorker[agent=" + agent + ", held=" + held.size() + ", handled=" + handled.get()
                 + (closed.get() ? ", closed" : "") + "]";
     }
 
-    // ---- claiming: every slot claims for itself, so that claims run side by side as handlers free up
+    // ---- claiming: one thread claims for every free handler thread at once
 
-    private void slotLoop() {
+    private void claimLoop() {
         while (!closed.get()) {
-            // Note the wake-ups first: a task created from here on wakes the wait after an empty claim.
+            // Note the wake-ups first: a task created or a claim ended from here on wakes the wait below.
             long seen = wakeUpsSoFar();
-            Optional<Task> claimed = claimQuietly();
+            int holding = held.size();
+            int room = maxHeld - holding;
+            // Claim when a thread is idle, or when half the room is free: not for every claim that ends, so that
+            // a busy worker claims in batches.
+            if (holding >= concurrency && room < maxHeld / 2) {
+                waitForWork(seen);
+                continue;
+            }
+            List<Task> claimed = claimQuietly(room);
             if (claimed.isEmpty()) {
                 waitForWork(seen);
                 continue;
             }
-            Task task = claimed.get();
-            if (closed.get()) {
-                releaseUnfinished(task);
-                return;
+            for (Task task : claimed) {
+                Claim claim = new Claim(task, this);
+                held.put(task.id(), claim);
+                if (closed.get()) {
+                    releaseUnfinished(task);
+                    continue;
+                }
+                try {
+                    handlers.execute(claim);
+                } catch (RejectedExecutionException e) { // close() shut the threads down meanwhile
+                    releaseUnfinished(task);
+                }
             }
-            handle(task);
         }
     }
 
-    private Optional<Task> claimQuietly() {
+    private List<Task> claimQuietly(int limit) {
         try {
-            return queue.claimNext(agent);
+            return queue.claimUpTo(agent, limit);
         } catch (RuntimeException e) { // the store is down or closed: try again after a pause, never die
             LOG.warn(
-                    "Worker {} could not claim a task: {}",
+                    "Worker {} could not claim tasks: {}",
                     Texts.forLog(agent),
                     Texts.forLog(String.valueOf(e.getMessage())));
             pause(Math.min(pollInterval.toMillis(), 1_000));
-            return Optional.empty();
+            return List.of();
         }
     }
 
@@ -239,14 +317,14 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
-    /** Waits for the feed to tell of new work since {@code seen}, for the poll interval, or for close(). */
+    /** Waits for new work or a freed claim since {@code seen}, for the poll interval, or for close(). */
     private void waitForWork(long seen) {
         synchronized (idle) {
             if (wakeUps == seen && !closed.get()) {
                 try {
                     idle.wait(pollInterval.toMillis());
                 } catch (InterruptedException e) {
-                    // close() or a lost claim's interrupt that came late: the loop looks at closed
+                    // the loop looks at closed
                 }
             }
         }
@@ -285,36 +363,44 @@ public final class TaskWorker implements AutoCloseable {
 
     // ---- handling
 
-    private void handle(Task task) {
-        Running claim = new Running(task, Thread.currentThread());
-        running.put(task.id(), claim); // before the handler runs, so that heartbeats renew its lease
+    private void handle(Claim claim) {
+        Task task = claim.task();
+        if (held.get(task.id()) != claim) {
+            return; // lost or released before a thread took it
+        }
+        claim.started(Thread.currentThread());
+        Throwable failure = null;
         try {
-            Throwable failure = null;
-            try {
-                handler.handle(task);
-            } catch (VirtualMachineError e) {
-                throw e; // out of memory and the like: the slot ends, the lease brings the task back
-            } catch (Throwable e) { // an AssertionError or a LinkageError fails the attempt, not the slot
-                failure = e;
-            }
-            handled.incrementAndGet(); // before the outcome is written: whoever sees the outcome sees the count
-            // Not when the claim was lost or released by close() meanwhile: the newer state stands.
-            if (running.remove(task.id(), claim)) {
-                Thread.interrupted(); // an interrupt meant for the handler must not fail the write
-                finish(task, failure);
-            }
-        } finally {
-            running.remove(task.id(), claim);
-            Thread.interrupted(); // the slot goes on claiming; close() is told by the closed flag
+            handler.handle(task);
+        } catch (VirtualMachineError e) {
+            claim.ended();
+            throw e; // out of memory and the like: the thread ends, the lease brings the task back
+        } catch (Throwable e) { // an AssertionError or a LinkageError fails the attempt, not the worker
+            failure = e;
+        }
+        claim.ended();
+        Thread.interrupted(); // an interrupt meant for the handler must not fail the write
+        handled.incrementAndGet(); // before the outcome is written: whoever sees the outcome sees the count
+        if (held.get(task.id()) != claim) {
+            return; // the claim was lost or released by close() meanwhile: the newer state stands
+        }
+        if (failure == null) {
+            succeeded.add(claim);
+            LockSupport.unpark(writer);
+        } else {
+            fail(task, failure);
+            ended(claim);
         }
     }
 
-    private void finish(Task task, Throwable failure) {
+    /** The claim no longer needs the worker: it frees room for the next claim. */
+    private void ended(Claim claim) {
+        held.remove(claim.task().id(), claim);
+        wakeAll();
+    }
+
+    private void fail(Task task, Throwable failure) {
         try {
-            if (failure == null) {
-                queue.complete(task.id(), agent, task.attempt(), TaskStatus.SUCCESS, null);
-                return;
-            }
             int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : queue.maxAttempts();
             String what = "Attempt " + task.attempt() + " failed: " + describe(failure);
             if (task.attempt() >= maxAttempts) {
@@ -328,19 +414,27 @@ public final class TaskWorker implements AutoCloseable {
                 queue.release(task.id(), agent, task.attempt(), what + ". The task goes back to the queue.");
             }
         } catch (ClaimLostException e) {
-            LOG.info(
-                    "Worker {} lost its claim of task {} (attempt {}) while handling it; the newer claim stands",
-                    Texts.forLog(agent),
-                    task.id(),
-                    task.attempt());
+            lostWhileHandling(task);
         } catch (RuntimeException e) {
-            LOG.warn(
-                    "Worker {} could not record the outcome of task {} (attempt {}); its lease brings it back: {}",
-                    Texts.forLog(agent),
-                    task.id(),
-                    task.attempt(),
-                    Texts.forLog(String.valueOf(e.getMessage())));
+            outcomeNotWritten(task, e);
         }
+    }
+
+    private void lostWhileHandling(Task task) {
+        LOG.info(
+                "Worker {} lost its claim of task {} (attempt {}) while handling it; the newer claim stands",
+                Texts.forLog(agent),
+                task.id(),
+                task.attempt());
+    }
+
+    private void outcomeNotWritten(Task task, RuntimeException e) {
+        LOG.warn(
+                "Worker {} could not record the outcome of task {} (attempt {}); its lease brings it back: {}",
+                Texts.forLog(agent),
+                task.id(),
+                task.attempt(),
+                Texts.forLog(String.valueOf(e.getMessage())));
     }
 
     private static String describe(Throwable failure) {
@@ -349,32 +443,88 @@ public final class TaskWorker implements AutoCloseable {
         return Texts.forLog(text.length() > 2_000 ? text.substring(0, 2_000) + "…" : text);
     }
 
-    private void renewLeases() {
-        for (Running claim : running.values()) {
-            Task task = claim.task();
-            try {
-                queue.heartbeat(task.id(), agent, task.attempt());
-            } catch (ClaimLostException e) {
-                LOG.info(
-                        "Worker {} lost its claim of task {} (attempt {}); its handler is interrupted",
-                        Texts.forLog(agent),
-                        task.id(),
-                        task.attempt());
-                if (running.remove(task.id(), claim)) {
-                    claim.interrupt();
+    // ---- writing successes: whatever has piled up while the last batch was written, in one transaction
+
+    private void writeLoop() {
+        while (true) {
+            List<Claim> batch = new ArrayList<>();
+            for (Claim claim = succeeded.poll(); claim != null; claim = succeeded.poll()) {
+                batch.add(claim);
+                if (batch.size() == Leases.MAX_CLAIM_BATCH) {
+                    break;
                 }
-            } catch (RuntimeException e) {
-                LOG.warn(
-                        "Worker {} could not renew the lease of task {}: {}",
-                        Texts.forLog(agent),
-                        task.id(),
-                        Texts.forLog(String.valueOf(e.getMessage())));
+            }
+            if (!batch.isEmpty()) {
+                writeSuccesses(batch);
+            } else if (writerStopping) {
+                return;
+            } else {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
             }
         }
     }
 
+    private void writeSuccesses(List<Claim> batch) {
+        List<Completion> completions = batch.stream()
+                .map(claim -> Completion.success(claim.task().id(), claim.task().attempt()))
+                .toList();
+        try {
+            Completions written = queue.completeAll(agent, completions);
+            for (Claim claim : batch) {
+                if (written.refused().containsKey(claim.task().id())) {
+                    lostWhileHandling(claim.task());
+                }
+            }
+        } catch (RuntimeException e) {
+            batch.forEach(claim -> outcomeNotWritten(claim.task(), e));
+        }
+        batch.forEach(claim -> held.remove(claim.task().id(), claim));
+        wakeAll();
+    }
+
+    // ---- leases
+
+    private void renewLeases() {
+        Map<Long, Integer> attempts = new LinkedHashMap<>();
+        for (Claim claim : held.values()) {
+            attempts.put(claim.task().id(), claim.task().attempt());
+            if (attempts.size() == Leases.MAX_CLAIM_BATCH) {
+                renew(attempts);
+                attempts.clear();
+            }
+        }
+        if (!attempts.isEmpty()) {
+            renew(attempts);
+        }
+    }
+
+    private void renew(Map<Long, Integer> attempts) {
+        try {
+            for (long taskId : queue.heartbeatAll(agent, attempts)) {
+                Claim claim = held.get(taskId);
+                if (claim != null && claim.task().attempt() == attempts.get(taskId)) {
+                    LOG.info(
+                            "Worker {} lost its claim of task {} (attempt {}); its handler is interrupted",
+                            Texts.forLog(agent),
+                            taskId,
+                            claim.task().attempt());
+                    if (held.remove(taskId, claim)) {
+                        claim.interrupt();
+                        wakeAll();
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Worker {} could not renew the leases of {} tasks: {}",
+                    Texts.forLog(agent),
+                    attempts.size(),
+                    Texts.forLog(String.valueOf(e.getMessage())));
+        }
+    }
+
     private void releaseUnfinished(Task task) {
-        running.remove(task.id());
+        held.remove(task.id());
         try {
             queue.release(task.id(), agent, task.attempt(), "The worker stopped before this attempt finished.");
         } catch (RuntimeException e) {

@@ -12,6 +12,8 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,6 +82,44 @@ class LostClaimCommitTest {
             assertThat(store.inTransaction(tx -> tx.findTask(task.id())).orElseThrow())
                     .as("a claim equals a read")
                     .isEqualTo(mine.get());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.taskagent.store.jdbc.TestDatabase#configured")
+    void aCommittedBatchClaimWhoseReplyWasLostIsHandedOutWhole(TestDatabase database) {
+        DataSource real = database.newDataSource();
+        AtomicBoolean loseNextCommitReply = new AtomicBoolean();
+        AtomicInteger lostLookups = new AtomicInteger();
+        try (JdbcTaskStore store = JdbcTaskStore.builder(lostReplies(real, loseNextCommitReply, lostLookups))
+                .build()) {
+            List<Long> created = new ArrayList<>();
+            for (int number = 1; number <= 5; number++) {
+                int priority = 10 - number;
+                created.add(store.inTransaction(tx -> tx.appendTask(NewTask.builder("lost-batch", "Task " + priority)
+                                .assignee(AGENT)
+                                .priority(priority)
+                                .build()))
+                        .id());
+            }
+            loseNextCommitReply.set(true);
+            lostLookups.set(1);
+
+            List<Task> mine = store.claimUpTo(AGENT, LEASE, 4);
+
+            assertThat(loseNextCommitReply).as("the commit's reply was lost").isFalse();
+            assertThat(lostLookups).as("lookups whose connection was lost").hasValue(0);
+            assertThat(mine).extracting(Task::id).containsExactlyElementsOf(created.subList(0, 4));
+            for (Task task : mine) {
+                assertThat(task.attempt()).isEqualTo(1);
+                assertThat(store.findTask(task.id()).orElseThrow())
+                        .as("a claim equals a read")
+                        .isEqualTo(task);
+            }
+            assertThat(store.claimUpTo(AGENT, LEASE, 4))
+                    .as("the batch was claimed once")
+                    .extracting(Task::id)
+                    .containsExactly(created.get(4));
         }
     }
 

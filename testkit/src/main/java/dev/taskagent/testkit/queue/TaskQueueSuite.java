@@ -13,6 +13,7 @@ import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
@@ -33,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -828,6 +830,55 @@ public abstract class TaskQueueSuite {
         assertThat(renewed.status()).isEqualTo(TaskStatus.RUNNING);
         assertThat(events).isEmpty();
         assertThatThrownBy(() -> queue.heartbeat(task.id(), "bob", 1)).isInstanceOf(ClaimLostException.class);
+    }
+
+    @Test
+    void heartbeatAllRenewsTheClaimsStillHeldInOneCallAndNamesTheLostOnes() {
+        Task first = create("alice", 2, "Fix the login redirect");
+        Task second = create("alice", 1, "Fix the logout redirect");
+        Task third = create("alice", 0, "Fix the signup redirect");
+        List<Task> claimed = queue.claimUpTo("alice", 3);
+        queue.release(third.id(), "alice", 1, null);
+        Task thirdBefore = store.findTask(third.id()).orElseThrow();
+        events.clear();
+        clock.advance(Duration.ofMinutes(5));
+        Map<Long, Integer> attempts = new LinkedHashMap<>();
+        attempts.put(third.id(), 1);
+        attempts.put(first.id(), 1);
+        attempts.put(Long.MAX_VALUE, 1);
+        attempts.put(second.id(), 1);
+
+        List<Long> lost = queue.heartbeatAll("alice", attempts);
+
+        assertThat(lost).containsExactly(third.id(), Long.MAX_VALUE);
+        for (Task before : claimed.subList(0, 2)) {
+            Task after = store.findTask(before.id()).orElseThrow();
+            assertThat(after.leaseExpiresAt()).isAfter(before.leaseExpiresAt());
+            assertThat(after.status()).isEqualTo(TaskStatus.RUNNING);
+        }
+        assertThat(store.findTask(third.id())).contains(thirdBefore);
+        assertThat(events).isEmpty();
+        assertThat(queue.heartbeatAll("alice", Map.of())).isEmpty();
+    }
+
+    @Test
+    void heartbeatAllWithABadArgumentWritesNothing() {
+        Task task = create("alice", 0, "Fix the login redirect");
+        Task claimed = queue.claimNext("alice").orElseThrow();
+        Map<Long, Integer> tooMany = new LinkedHashMap<>();
+        for (long id = 1; tooMany.size() <= Leases.MAX_CLAIM_BATCH; id++) {
+            tooMany.put(id, 1);
+        }
+
+        assertThatThrownBy(() -> queue.heartbeatAll("alice", Map.of(task.id(), 0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("attempt");
+        assertThatThrownBy(() -> queue.heartbeatAll(" ", Map.of(task.id(), 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.heartbeatAll("alice", tooMany))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most " + Leases.MAX_CLAIM_BATCH);
+        assertThat(store.findTask(task.id())).contains(claimed);
     }
 
     @Test

@@ -240,6 +240,47 @@ public abstract class TaskWorkerSuite {
     }
 
     @Test
+    void closeReleasesATaskClaimedAheadAtOnceAndWaitsForTheRunningHandler() {
+        TaskQueue queue = TaskQueue.builder(store).build();
+        long first = queue.create(queue.newTask("Resize images")
+                        .assignee(AGENT)
+                        .priority(1)
+                        .build())
+                .id();
+        long ahead = queue.create(queue.newTask("Upload images").assignee(AGENT).build())
+                .id();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .concurrency(1)
+                .handler(task -> {
+                    started.countDown();
+                    await(finish);
+                })
+                .start();
+        assertThat(await(started)).isTrue();
+        awaitTrue(
+                "the second task claimed ahead of the one thread",
+                () -> queue.get(ahead).orElseThrow().status().equals(TaskStatus.RUNNING));
+
+        Thread closing = new Thread(worker::close, "closing-worker");
+        closing.start();
+        awaitTrue(
+                "the task claimed ahead released while the first handler still runs",
+                () -> queue.get(ahead).orElseThrow().status().equals(TaskStatus.PENDING));
+        assertThat(queue.get(first).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);
+        finish.countDown();
+        awaitTrue("close() returned", () -> !closing.isAlive());
+
+        assertThat(queue.get(first).orElseThrow().status()).isEqualTo(TaskStatus.SUCCESS);
+        assertThat(queue.get(ahead).orElseThrow().comments())
+                .extracting(Comment::text)
+                .containsExactly("The worker stopped before this attempt finished.");
+        assertThat(worker.handledCount()).isEqualTo(1);
+    }
+
+    @Test
     void aWorkerNeedsAnAgentAndAHandler() {
         TaskQueue queue = TaskQueue.builder(store).build();
 
