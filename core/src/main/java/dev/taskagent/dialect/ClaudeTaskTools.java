@@ -266,6 +266,8 @@ public final class ClaudeTaskTools {
                 .append(wireStatus(task.status()));
         if (task.status() == TaskStatus.FAILED) {
             text.append(" (it failed; set it pending to try again)");
+        } else if (task.status() == TaskStatus.CANCELLED) {
+            text.append(" (it was cancelled; no one should work on it)");
         }
         if (task.assignee() != null) {
             text.append("\nOwner: ").append(task.assignee());
@@ -385,6 +387,7 @@ public final class ClaudeTaskTools {
             case RUNNING -> IN_PROGRESS;
             case SUCCESS -> COMPLETED;
             case FAILED -> "failed";
+            case CANCELLED -> "cancelled";
             default -> PENDING;
         };
     }

@@ -46,7 +46,8 @@ import java.util.Set;
  *
  * <p>The list's order is the order of new items; tasks already in the session keep their places. {@code
  * TodoRead} returns the list as JSON, each item with its task's id; a task that failed reads as {@code
- * pending} with {@code "failed": true}.
+ * pending} with {@code "failed": true}, a cancelled one as {@code completed} with {@code "cancelled": true} (and
+ * stays cancelled when written back as completed).
  *
  * <p>Thread-safe when the store is.
  */
@@ -180,6 +181,9 @@ public final class TodoTools {
                 created++;
             }
             TaskStatus wanted = status(item.status());
+            if (task.status() == TaskStatus.CANCELLED && wanted == TaskStatus.SUCCESS) {
+                wanted = TaskStatus.CANCELLED; // it reads as completed: sent back so, it stays cancelled
+            }
             if (task.status() != wanted) {
                 tx.updateTask(TaskUpdate.of(task.id()).status(wanted).build());
                 if (wanted == TaskStatus.RUNNING
@@ -226,6 +230,8 @@ public final class TodoTools {
                     .put("id", Long.toString(task.id()));
             if (task.status() == TaskStatus.FAILED) {
                 todo.put("failed", true);
+            } else if (task.status() == TaskStatus.CANCELLED) {
+                todo.put("cancelled", true);
             }
         }
         return root.toString();
@@ -234,7 +240,7 @@ public final class TodoTools {
     private static String wireStatus(TaskStatus status) {
         return switch (status) {
             case RUNNING -> IN_PROGRESS;
-            case SUCCESS -> COMPLETED;
+            case SUCCESS, CANCELLED -> COMPLETED;
             default -> PENDING;
         };
     }

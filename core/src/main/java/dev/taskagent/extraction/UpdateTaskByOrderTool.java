@@ -22,8 +22,11 @@ final class UpdateTaskByOrderTool {
     static final String TASK_STATUS = "task_status";
     static final String TASK_DESCRIPTION = "task_description";
 
-    private static final List<String> STATUSES =
-            Arrays.stream(TaskStatus.values()).map(TaskStatus::wireName).toList();
+    /** The statuses extraction tracks; cancelling is the queue's. */
+    private static final List<String> STATUSES = Arrays.stream(TaskStatus.values())
+            .filter(status -> status != TaskStatus.CANCELLED)
+            .map(TaskStatus::wireName)
+            .toList();
 
     static final ExtractionTool TOOL = ExtractionTool.changingTasks(
             NAME,
@@ -53,7 +56,7 @@ final class UpdateTaskByOrderTool {
                 arguments.optionalChoice(TASK_STATUS, STATUSES).map(TaskStatus::fromWireName);
         Optional<String> description = arguments.optionalText(TASK_DESCRIPTION);
         if (status.isEmpty() && description.isEmpty()) {
-            return ToolResult.error("Nothing to update: send task_status (" + TaskStatus.wireNames()
+            return ToolResult.error("Nothing to update: send task_status (" + String.join(", ", STATUSES)
                     + ") and/or a non-blank task_description.");
         }
         Task task = scope.taskAt(order);

@@ -28,7 +28,7 @@ public record Completion(long taskId, int attempt, TaskStatus outcome, String co
         StoreArguments.taskId(taskId);
         Leases.attempt(attempt);
         Objects.requireNonNull(outcome, "outcome");
-        if (!outcome.isTerminal()) {
+        if (!outcome.isOutcome()) {
             throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName()
                     + "; use release to give the task back");
         }

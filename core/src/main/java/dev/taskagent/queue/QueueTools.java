@@ -51,6 +51,7 @@ final class QueueTools {
     static final String ADD_COMMENT = "add_comment";
     static final String ADD_LINK = "add_link";
     static final String ARCHIVE_TASK = "archive_task";
+    static final String CANCEL_TASK = "cancel_task";
     static final String ADD_DEPENDENCY = "add_dependency";
     static final String REMOVE_DEPENDENCY = "remove_dependency";
     static final String CREATE_TASK_TREE = "create_task_tree";
@@ -81,8 +82,14 @@ final class QueueTools {
     /** The views {@code get_task} offers. */
     static final List<String> VIEWS = List.of("compact", "full");
 
+    /** Every status, for filters. */
     private static final List<String> STATUSES =
             Arrays.stream(TaskStatus.values()).map(TaskStatus::wireName).toList();
+
+    /** The statuses update_task sets; cancel_task cancels, saying who and why. */
+    private static final List<String> UPDATE_STATUSES = STATUSES.stream()
+            .filter(status -> !status.equals(TaskStatus.CANCELLED.wireName()))
+            .toList();
 
     private QueueTools() {}
 
@@ -101,6 +108,7 @@ final class QueueTools {
                         addComment(queue),
                         addLink(queue),
                         archiveTask(queue),
+                        cancelTask(queue),
                         searchTasks(queue))
                 .withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
@@ -303,7 +311,7 @@ final class QueueTools {
                                 + " only what changes.",
                         graphSchema(JsonSchema.object()
                                         .requiredInteger("task_id", "Task id")
-                                        .optionalStringEnum("status", "New status", STATUSES)
+                                        .optionalStringEnum("status", "New status", UPDATE_STATUSES)
                                         .optionalString("assignee", "New assignee")
                                         .optionalInteger("priority", "New priority")
                                         .optionalString("description", "New description")
@@ -315,7 +323,7 @@ final class QueueTools {
                             long taskId = arguments.requiredId("task_id");
                             TaskUpdate.Builder update = TaskUpdate.of(taskId);
                             boolean changes = false;
-                            Optional<String> status = arguments.optionalChoice("status", STATUSES);
+                            Optional<String> status = arguments.optionalChoice("status", UPDATE_STATUSES);
                             if (status.isPresent()) {
                                 update.status(TaskStatus.fromWireName(status.get()));
                                 changes = true;
@@ -589,6 +597,27 @@ final class QueueTools {
                             });
                         })
                 .withHints(ToolHints.writing("Archive a task").destructive().idempotent());
+    }
+
+    static Tool cancelTask(TaskQueue queue) {
+        return Tool.of(
+                        CANCEL_TASK,
+                        "Cancel a task that has not ended: no one works on it any more, and whoever holds it is told"
+                                + " to stop. Its dependants stay blocked.",
+                        JsonSchema.object()
+                                .requiredInteger("task_id", "Task id")
+                                .requiredString("author", "Your agent name")
+                                .requiredString("reason", "Why it is cancelled"),
+                        arguments -> {
+                            long taskId = arguments.requiredId("task_id");
+                            String author = arguments.requiredName("author");
+                            String reason = arguments.requiredText("reason");
+                            return refusalAsError(() -> {
+                                queue.cancel(taskId, author, reason);
+                                return ToolResult.ok("Task #" + taskId + " cancelled");
+                            });
+                        })
+                .withHints(ToolHints.writing("Cancel a task").destructive().idempotent());
     }
 
     static Tool addDependency(TaskQueue queue) {

@@ -99,6 +99,12 @@ public final class TaskQueue {
     private final TransactionRunner runner;
     private final String sessionId;
     private final Duration leaseDuration;
+    /** How the comment of {@link #cancel} begins. */
+    private static final String CANCELLED_PREFIX = "Cancelled: ";
+
+    /** The longest reason {@link #cancel} takes: its comment is within the store's text limit. */
+    public static final int MAX_CANCEL_REASON = Task.MAX_TEXT_LENGTH - 11;
+
     private final int maxAttempts;
     private final Toolbox tools;
     private final Toolbox workerTools;
@@ -171,7 +177,7 @@ public final class TaskQueue {
      * Returns the lean toolset of a model that only works tasks: {@code signup_for_task}, {@code
      * complete_task}, {@code move_task}, {@code add_comment} and {@code get_task}. Every request carries
      * the definitions of the tools a model is given, so a worker pays for five definitions instead of
-     * twelve.
+     * thirteen.
      *
      * @return the toolbox, immutable and thread-safe
      */
@@ -436,7 +442,7 @@ public final class TaskQueue {
             long taskId, String agent, int attempt, TaskStatus outcome, String comment, boolean evenWithOpenChildren) {
         checkClaim(taskId, agent, attempt);
         Objects.requireNonNull(outcome, "outcome");
-        if (!outcome.isTerminal()) {
+        if (!outcome.isOutcome()) {
             throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName()
                     + "; use release to give the" + " task back");
         }
@@ -657,6 +663,49 @@ public final class TaskQueue {
             return updateOnce(update);
         }
         return retryingWhenStale(() -> updateOnce(update));
+    }
+
+    /**
+     * Cancels a task that has not ended: it becomes {@link TaskStatus#CANCELLED}, its lease is cleared, and a
+     * comment by {@code by} says why; publishes {@link TaskEvent.StatusChanged} and {@link TaskEvent.Commented}.
+     * An agent that holds a claim of the task is refused its next heartbeat, completion or release with a
+     * {@link ClaimLostException} whose {@link ClaimLostException#cancelled()} is true, so that it stops ({@link
+     * TaskWorker} interrupts the handler at its next lease renewal). The task's dependants stay blocked: a
+     * cancelled blocker never succeeds.
+     *
+     * @param taskId the task
+     * @param by who cancels it; not blank
+     * @param reason why, kept in the comment; not blank, at most {@value #MAX_CANCEL_REASON} characters
+     * @return the cancelled task
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if an argument is blank or too long
+     * @throws TaskNotFoundException if there is no such task
+     * @throws TaskCompleteException if the task has ended (success, failed or cancelled); nothing written
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task cancel(long taskId, String by, String reason) {
+        StoreArguments.taskId(taskId);
+        StoreArguments.name(by, "by");
+        StoreArguments.text(reason, "reason");
+        if (reason.length() > MAX_CANCEL_REASON) {
+            throw new IllegalArgumentException(
+                    "reason is " + reason.length() + " characters long; the limit is " + MAX_CANCEL_REASON);
+        }
+        return retryingWhenStale(() -> runner.run((transaction, events) -> {
+            Task before = existing(transaction, taskId);
+            if (before.status().isTerminal()) {
+                throw new TaskCompleteException(taskId, before.status(), "cancelled");
+            }
+            transaction.updateTask(TaskUpdate.of(taskId)
+                    .expectVersion(before.version())
+                    .status(TaskStatus.CANCELLED)
+                    .build());
+            Task after = transaction.addComment(taskId, by, CANCELLED_PREFIX + reason);
+            events.add(new TaskEvent.StatusChanged(after, before.status(), TaskStatus.CANCELLED));
+            events.add(new TaskEvent.Commented(
+                    after, after.comments().get(after.comments().size() - 1)));
+            return after;
+        }));
     }
 
     /**

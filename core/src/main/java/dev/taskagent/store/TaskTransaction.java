@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -285,7 +286,21 @@ public interface TaskTransaction {
      * @throws UnsupportedOperationException if the store does not implement leases
      */
     default Map<Long, Task> completeHeld(String agent, Map<Long, Integer> attempts, TaskStatus outcome) {
-        Leases.completions(agent, attempts, outcome);
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(attempts, "attempts");
+        if (!outcome.isOutcome()) {
+            throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
+        }
+        if (attempts.size() > TaskStore.MAX_CLAIM_BATCH) {
+            throw new IllegalArgumentException(
+                    "at most " + TaskStore.MAX_CLAIM_BATCH + " completions at once, were " + attempts.size());
+        }
+        attempts.forEach((taskId, attempt) -> {
+            if (taskId <= 0 || attempt < 1) {
+                throw new IllegalArgumentException(
+                        "task ids must be positive and attempts at least 1, was " + taskId + " → " + attempt);
+            }
+        });
         Map<Long, Task> completed = new LinkedHashMap<>();
         attempts.forEach((taskId, attempt) -> {
             try {

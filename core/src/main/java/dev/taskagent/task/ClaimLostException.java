@@ -2,7 +2,7 @@ package dev.taskagent.task;
 
 /**
  * A worker wrote about a claim it no longer holds: the task is not running under that agent and attempt
- * any more (its lease expired and it was reclaimed, it was moved, completed or released). Nothing was
+ * any more (its lease expired and it was reclaimed, it was moved, completed, released or cancelled). Nothing was
  * written. The worker must stop working on the task and must not complete it; the newer claim, if any,
  * stands.
  *
@@ -16,6 +16,8 @@ public final class ClaimLostException extends TaskRefusedException {
     private final String agent;
     /** The attempt the lost claim had. */
     private final int attempt;
+    /** Whether the task was cancelled. */
+    private final boolean cancelled;
 
     /**
      * Creates the exception.
@@ -31,9 +33,22 @@ public final class ClaimLostException extends TaskRefusedException {
                         + describe(task) + ". Stop working on it; do not complete it.");
         this.agent = agent;
         this.attempt = attempt;
+        this.cancelled = task.status() == TaskStatus.CANCELLED;
+    }
+
+    /**
+     * Tells whether the claim was lost because the task was cancelled, rather than taken back or moved.
+     *
+     * @return true if the task is cancelled
+     */
+    public boolean cancelled() {
+        return cancelled;
     }
 
     private static String describe(Task task) {
+        if (task.status() == TaskStatus.CANCELLED) {
+            return "it was cancelled";
+        }
         if (task.status() == TaskStatus.RUNNING) {
             return "it is running under " + (task.assignee() == null ? "no one" : task.assignee()) + " in attempt "
                     + task.attempt();

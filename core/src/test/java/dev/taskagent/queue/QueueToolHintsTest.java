@@ -51,6 +51,9 @@ class QueueToolHintsTest {
                                 ToolHints.writing("Archive a task")
                                         .destructive()
                                         .idempotent()),
+                        Map.entry(
+                                "cancel_task",
+                                ToolHints.writing("Cancel a task").destructive().idempotent()),
                         Map.entry("search_tasks", ToolHints.readOnly("Search tasks")));
     }
 

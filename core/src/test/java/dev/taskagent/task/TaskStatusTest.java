@@ -11,9 +11,9 @@ class TaskStatusTest {
     void wireNamesAreLowerCase() {
         assertThat(TaskStatus.values())
                 .extracting(TaskStatus::wireName)
-                .containsExactly("pending", "running", "success", "failed");
+                .containsExactly("pending", "running", "success", "failed", "cancelled");
         assertThat(TaskStatus.RUNNING).hasToString("running");
-        assertThat(TaskStatus.wireNames()).isEqualTo("pending, running, success, failed");
+        assertThat(TaskStatus.wireNames()).isEqualTo("pending, running, success, failed, cancelled");
     }
 
     @Test
@@ -30,16 +30,19 @@ class TaskStatusTest {
     void unknownNameIsRefusedWithTheNamesToUse() {
         assertThatThrownBy(() -> TaskStatus.fromWireName("done"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Unknown task status 'done'; expected one of pending, running, success, failed");
+                .hasMessage("Unknown task status 'done'; expected one of pending, running, success, failed, cancelled");
         assertThatThrownBy(() -> TaskStatus.fromWireName(null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("value");
     }
 
     @Test
-    void onlySuccessAndFailedAreTerminal() {
+    void successFailedAndCancelledAreTerminalAndOnlySuccessAndFailedEndAClaim() {
         assertThat(TaskStatus.values())
                 .filteredOn(TaskStatus::isTerminal)
+                .containsExactly(TaskStatus.SUCCESS, TaskStatus.FAILED, TaskStatus.CANCELLED);
+        assertThat(TaskStatus.values())
+                .filteredOn(TaskStatus::isOutcome)
                 .containsExactly(TaskStatus.SUCCESS, TaskStatus.FAILED);
     }
 }

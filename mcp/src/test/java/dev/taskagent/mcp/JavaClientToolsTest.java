@@ -81,6 +81,7 @@ class JavaClientToolsTest {
                         "add_comment",
                         "add_link",
                         "archive_task",
+                        "cancel_task",
                         "search_tasks",
                         "list_tasks",
                         "get_task_with_steps",

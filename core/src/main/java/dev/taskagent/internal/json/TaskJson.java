@@ -46,7 +46,7 @@ public final class TaskJson {
     public static final String SESSION_ID = "session_id";
     /** The task's 1-based position in its session. */
     public static final String ORDER = "order";
-    /** {@code pending}, {@code running}, {@code success} or {@code failed}. */
+    /** {@code pending}, {@code running}, {@code success}, {@code failed} or {@code cancelled}. */
     public static final String STATUS = "status";
     /** Higher is claimed first. */
     public static final String PRIORITY = "priority";
@@ -162,7 +162,7 @@ public final class TaskJson {
     private static final String COMPACT_RESULT_SCHEMA = """
             {"type":"object","properties":{"task":{"type":"object","properties":{\
             "id":{"type":"integer","minimum":1},\
-            "status":{"type":"string","enum":["pending","running","success","failed"]},\
+            "status":{"type":"string","enum":["pending","running","success","failed","cancelled"]},\
             "priority":{"type":"integer"},\
             "assignee":{"type":"string"},\
             "previous_assignee":{"type":"string"},\
@@ -199,7 +199,7 @@ public final class TaskJson {
             "id":{"type":"integer","minimum":1},\
             "session_id":{"type":"string"},\
             "order":{"type":"integer","minimum":1},\
-            "status":{"type":"string","enum":["pending","running","success","failed"]},\
+            "status":{"type":"string","enum":["pending","running","success","failed","cancelled"]},\
             "description":{"type":"string"},\
             "assignee":{"type":"string"},\
             "steps_done":{"type":"integer","minimum":0},\

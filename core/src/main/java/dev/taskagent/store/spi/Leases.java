@@ -75,7 +75,7 @@ public final class Leases {
         StoreArguments.name(agent, "agent");
         Objects.requireNonNull(attempts, "attempts");
         Objects.requireNonNull(outcome, "outcome");
-        if (!outcome.isTerminal()) {
+        if (!outcome.isOutcome()) {
             throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
         }
         if (attempts.size() > MAX_CLAIM_BATCH) {

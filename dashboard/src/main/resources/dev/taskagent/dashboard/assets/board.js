@@ -337,6 +337,11 @@
         failed.append(taskLink(ref), ' failed: this task waits until it is requeued and succeeds,'
           + ' or the dependency is removed');
         card.append(failed);
+      } else if (ref.status === 'cancelled') {
+        const cancelled = el('p', 'blocker-failed', 'Blocker ');
+        cancelled.dataset.blockerId = String(ref.id);
+        cancelled.append(taskLink(ref), ' was cancelled: this task waits until the dependency is removed');
+        card.append(cancelled);
       }
     }
     if (task.dependants_total > 0) {

@@ -682,7 +682,7 @@ public final class InMemoryTaskStore implements TaskStore {
         public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, boolean evenWithOpenChildren) {
             checkUsable();
             Objects.requireNonNull(outcome, "outcome");
-            if (!outcome.isTerminal()) {
+            if (!outcome.isOutcome()) {
                 throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
             }
             Task current = claimed(taskId, agent, attempt);

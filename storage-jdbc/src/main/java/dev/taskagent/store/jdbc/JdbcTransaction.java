@@ -1067,7 +1067,7 @@ final class JdbcTransaction implements TaskTransaction {
     public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, boolean evenWithOpenChildren) {
         checkUsable();
         Objects.requireNonNull(outcome, "outcome");
-        if (!outcome.isTerminal()) {
+        if (!outcome.isOutcome()) {
             throw new IllegalArgumentException("outcome must be success or failed, was " + outcome.wireName());
         }
         if (outcome == TaskStatus.SUCCESS && !evenWithOpenChildren) {

@@ -2,6 +2,7 @@ package dev.taskagent.testkit.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.taskagent.event.TaskEvent;
@@ -15,6 +16,7 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.spi.Leases;
 import dev.taskagent.task.ClaimLostException;
+import dev.taskagent.task.Comment;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
@@ -52,6 +54,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
@@ -833,6 +836,89 @@ public abstract class TaskQueueSuite {
     }
 
     @Test
+    void cancelEndsARunningTaskAndTheHoldersNextWriteIsToldItWasCancelled() {
+        Task task = create("alice", 0, "Migrate the billing tables");
+        Task claimed = queue.claimNext("alice").orElseThrow();
+        events.clear();
+
+        Task cancelled = queue.cancel(task.id(), "carol", "the migration moved to next quarter");
+
+        assertThat(cancelled.status()).isEqualTo(TaskStatus.CANCELLED);
+        assertThat(cancelled.leaseExpiresAt()).isNull();
+        assertThat(cancelled.attempt()).isEqualTo(claimed.attempt());
+        assertThat(cancelled.comments())
+                .extracting(Comment::author, Comment::text)
+                .containsExactly(tuple("carol", "Cancelled: the migration moved to next quarter"));
+        assertThat(store.findTask(task.id())).contains(cancelled);
+        assertThat(events)
+                .extracting(event -> event.getClass().getSimpleName())
+                .containsExactly("StatusChanged", "Commented");
+        assertThat(((TaskEvent.StatusChanged) events.get(0)).from()).isEqualTo(TaskStatus.RUNNING);
+        for (ThrowingCallable write : List.<ThrowingCallable>of(
+                () -> queue.heartbeat(task.id(), "alice", 1),
+                () -> queue.complete(task.id(), "alice", 1, TaskStatus.SUCCESS, "done anyway"),
+                () -> queue.release(task.id(), "alice", 1, null))) {
+            assertThat(catchThrowable(write))
+                    .isInstanceOfSatisfying(ClaimLostException.class, lost -> assertThat(lost.cancelled())
+                            .isTrue())
+                    .hasMessageContaining("it was cancelled");
+        }
+        assertThat(store.findTask(task.id())).contains(cancelled);
+        assertThat(queue.claimNext("alice")).isEmpty();
+    }
+
+    @Test
+    void aCancelledPendingTaskIsNeverClaimedAndItsDependantsStayBlocked() {
+        Task blocker = create("alice", 0, "Build the release");
+        Task dependant;
+        try {
+            dependant = queue.create(queue.newTask("Deploy the release")
+                    .assignee("bob")
+                    .blockedBy(blocker.id())
+                    .build());
+        } catch (UnsupportedOperationException e) {
+            dependant = null; // the store keeps no work graph
+        }
+
+        queue.cancel(blocker.id(), "carol", "the release was called off");
+
+        assertThat(queue.claimNext("alice")).isEmpty();
+        if (dependant != null) {
+            assertThat(queue.get(dependant.id()).orElseThrow().openBlockers()).isEqualTo(1);
+            assertThat(queue.claimNext("bob")).isEmpty();
+        }
+    }
+
+    @Test
+    void cancellingATaskThatEndedOrWithBadArgumentsIsRefusedAndWritesNothing() {
+        Task done = create("alice", 1, "Done already");
+        Task open = create("alice", 0, "Still open");
+        Task claimed = queue.claimNext("alice").orElseThrow();
+        queue.complete(claimed.id(), "alice", 1, TaskStatus.SUCCESS, null);
+        Task doneBefore = store.findTask(done.id()).orElseThrow();
+        queue.cancel(open.id(), "carol", "not needed");
+        Task cancelledBefore = store.findTask(open.id()).orElseThrow();
+        events.clear();
+
+        assertThatThrownBy(() -> queue.cancel(done.id(), "carol", "too late"))
+                .isInstanceOf(TaskCompleteException.class)
+                .hasMessage("Task " + done.id() + " has ended (success) and cannot be cancelled");
+        assertThatThrownBy(() -> queue.cancel(open.id(), "carol", "twice"))
+                .isInstanceOf(TaskCompleteException.class)
+                .hasMessageContaining("(cancelled)");
+        assertThatThrownBy(() -> queue.cancel(Long.MAX_VALUE, "carol", "gone"))
+                .isInstanceOf(TaskNotFoundException.class);
+        assertThatThrownBy(() -> queue.cancel(done.id(), "carol", " ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.cancel(done.id(), " ", "why")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.cancel(done.id(), "carol", "x".repeat(TaskQueue.MAX_CANCEL_REASON + 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the limit is " + TaskQueue.MAX_CANCEL_REASON);
+        assertThat(store.findTask(done.id())).contains(doneBefore);
+        assertThat(store.findTask(open.id())).contains(cancelledBefore);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
     void heartbeatAllRenewsTheClaimsStillHeldInOneCallAndNamesTheLostOnes() {
         Task first = create("alice", 2, "Fix the login redirect");
         Task second = create("alice", 1, "Fix the logout redirect");
@@ -1036,7 +1122,7 @@ public abstract class TaskQueueSuite {
     // ----------------------------------------------------------------- tools
 
     @Test
-    void theToolboxOffersTheTwelveQueueToolsAndTheWorkerToolboxFive() {
+    void theToolboxOffersTheThirteenQueueToolsAndTheWorkerToolboxFive() {
         assertThat(tools.names())
                 .containsExactly(
                         "signup_for_task",
@@ -1050,6 +1136,7 @@ public abstract class TaskQueueSuite {
                         "add_comment",
                         "add_link",
                         "archive_task",
+                        "cancel_task",
                         "search_tasks");
         assertThat(queue.workerTools().names())
                 .containsExactly("signup_for_task", "complete_task", "move_task", "add_comment", "get_task");

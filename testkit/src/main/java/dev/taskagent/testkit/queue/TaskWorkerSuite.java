@@ -240,6 +240,38 @@ public abstract class TaskWorkerSuite {
     }
 
     @Test
+    void aTaskCancelledWhileItsHandlerRunsInterruptsTheHandlerAndStaysCancelled() {
+        TaskQueue queue =
+                TaskQueue.builder(store).leaseDuration(Duration.ofMillis(600)).build();
+        long id = queue.create(
+                        queue.newTask("Reindex the catalogue").assignee(AGENT).build())
+                .id();
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .handler(task -> {
+                    started.countDown();
+                    try {
+                        new CountDownLatch(1).await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                    }
+                })
+                .start()) {
+            assertThat(await(started)).isTrue();
+            queue.cancel(id, "operator", "the catalogue is frozen");
+            awaitTrue("the handler interrupted at the next lease renewal", interrupted::get);
+            awaitTrue("the handler returned", () -> worker.handledCount() == 1);
+        }
+
+        Task task = queue.get(id).orElseThrow();
+        assertThat(task.status()).isEqualTo(TaskStatus.CANCELLED);
+        assertThat(task.comments()).extracting(Comment::text).containsExactly("Cancelled: the catalogue is frozen");
+    }
+
+    @Test
     void closeReleasesATaskClaimedAheadAtOnceAndWaitsForTheRunningHandler() {
         TaskQueue queue = TaskQueue.builder(store).build();
         long first = queue.create(queue.newTask("Resize images")
