@@ -182,7 +182,7 @@ class DashboardApiTest {
                         .json()
                         .get("error")
                         .asText())
-                .isEqualTo("Parameter 'status' must be one or more of pending, running, success, failed, comma"
+                .isEqualTo("Parameter 'status' must be one or more of pending, running, success, failed, cancelled, comma"
                         + " separated; was 'done'");
         assertThat(client.get("/api/sessions/trip/tasks?limit=0")
                         .json()
