@@ -54,6 +54,7 @@ class BenchmarkSuiteTest {
                 .include(StepsBenchmark.class.getName())
                 .include(MarkerBenchmark.class.getName())
                 .include(BridgeBenchmark.class.getName())
+                .include(SpringAiBridgeBenchmark.class.getName())
                 .param("store", "inmemory")
                 .param("kilobytes", "64")
                 .param("chunkChars", "16")
@@ -69,8 +70,8 @@ class BenchmarkSuiteTest {
         Collection<RunResult> results = new ArrayList<>(new Runner(claims).run());
         results.addAll(new Runner(others).run());
 
-        // claims: 2 thread counts × 2 modes; extraction 2, move 1, steps 2, markers 3, bridge 2
-        assertThat(results).hasSize(14);
+        // claims: 2 thread counts × 2 modes; extraction 2, move 1, steps 2, markers 3, bridges 2 + 2
+        assertThat(results).hasSize(16);
         assertThat(results)
                 .allSatisfy(result ->
                         assertThat(result.getPrimaryResult().getScore()).isPositive());
