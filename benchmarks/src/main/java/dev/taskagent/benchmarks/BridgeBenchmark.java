@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the LangChain4j bridge adds to a model call: {@link LangChain4jChatModel#chat} of a request with the
- * twelve queue tools and a short conversation, beside the same call made straight on the LangChain4j model
+ * queue tools and a short conversation, beside the same call made straight on the LangChain4j model
  * with a request built once (the framework's own call). The model answers in-process with a tool call, so
  * the difference is the bridge's mapping of the request and the response.
  */
