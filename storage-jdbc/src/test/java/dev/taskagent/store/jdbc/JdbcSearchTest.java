@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The JDBC store's search (TS-13) beyond the conformance kit, on one database: a database of version 7 with tasks
- * migrates, also by several stores at once, and finds its old tasks; the JSON of progress and comments does not
+ * migrates, also by several stores at once, and finds its old tasks; so does one of version 8 whose filling of the
+ * search table was cut short; every write of searchable text rewrites the task's search text, and claims,
+ * heartbeats, releases, completions and other fields leave it alone; the JSON of progress and comments does not
  * glue or invent words; words the engine does not index (short words, stop words) are found too. Subclassed once
  * per database.
  */
