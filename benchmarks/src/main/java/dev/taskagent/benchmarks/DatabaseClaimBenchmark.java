@@ -55,6 +55,13 @@ public class DatabaseClaimBenchmark {
     @Param({"1", "16"})
     public int assignees;
 
+    /**
+     * Kilobytes of progress text each task of the JDBC store carries beside its description and two comments
+     * (0: none, the default); shows what a claim's write costs over a task's text.
+     */
+    @Param({"0"})
+    public int textKb;
+
     private BenchDatabase fresh;
     private ClaimRun run;
 
@@ -73,7 +80,7 @@ public class DatabaseClaimBenchmark {
                 case "taskagent", "taskagent" + BenchStore.NO_FEED ->
                     new StoreClaimTarget(
                             BenchStore.jdbcStore(fresh, implementation.endsWith(BenchStore.NO_FEED)),
-                            new JdbcStoreLoader(fresh.dataSource(), "claim"));
+                            new JdbcStoreLoader(fresh.dataSource(), "claim", textKb));
                 case "floor" -> FloorClaimTarget.create(fresh);
                 default ->
                     throw new IllegalArgumentException("Unknown implementation '" + implementation

@@ -53,4 +53,22 @@ final class Fixtures {
         return "Fix the nightly export job #" + number + ": it stops at the first malformed row instead of"
                 + " reporting it and going on";
     }
+
+    /**
+     * A progress entry of about a kilobyte of ordinary words, different for each number.
+     *
+     * @param number which entry
+     * @return the entry
+     */
+    static String progress(int number) {
+        StringBuilder text = new StringBuilder("Step " + number + ":");
+        String[] words = {
+            "checked", "the", "export", "rows", "against", "the", "ledger", "and", "found", "mismatched",
+            "totals", "in", "region", "north", "retried", "with", "a", "smaller", "batch", "size"
+        };
+        for (int index = 0; text.length() < 1000; index++) {
+            text.append(' ').append(words[(index * 7 + number) % words.length]).append(index % 13);
+        }
+        return text.append('.').toString();
+    }
 }

@@ -27,8 +27,9 @@ import javax.sql.DataSource;
  * <p>The comments and links are JSON documents in the task row. The loader never writes that format
  * itself: it adds one template task through the store's API (archived, with no assignee, so no claim takes
  * it), reads the template's documents once, and writes that text into every row it inserts, so the store's
- * own code is the one writer of the format. This ties the benchmarks to the store's schema (table and column names, the same on
- * every database); {@link #verify} reads a loaded task back through the store and fails with a clear
+ * own code is the one writer of the format. It writes no search rows (the store's search table): the
+ * benchmarks that load tasks this way claim and move them, and never search them. This ties the
+ * benchmarks to the store's schema (table and column names, the same on every database); {@link #verify} reads a loaded task back through the store and fails with a clear
  * message when the two have drifted apart. Thread-safe.
  */
 final class JdbcStoreLoader {
@@ -43,6 +44,7 @@ final class JdbcStoreLoader {
     private final AtomicLong sessions = new AtomicLong();
     private final AtomicLong tasksCreated = new AtomicLong();
     private volatile long templateId;
+    private final int textKb;
     private volatile String[] templateDocuments;
 
     /**
@@ -50,8 +52,22 @@ final class JdbcStoreLoader {
      * @param sessionPrefix makes the session ids of this loader unique in the database
      */
     JdbcStoreLoader(DataSource dataSource, String sessionPrefix) {
+        this(dataSource, sessionPrefix, 0);
+    }
+
+    /**
+     * @param dataSource the store's database
+     * @param sessionPrefix makes the session ids of this loader unique in the database
+     * @param textKb how many progress entries of about a kilobyte of words each task carries besides its
+     *     description and comments ({@link Fixtures#progress}), so that a write's cost over the task's text shows
+     */
+    JdbcStoreLoader(DataSource dataSource, String sessionPrefix, int textKb) {
+        if (textKb < 0) {
+            throw new IllegalArgumentException("textKb must be 0 or more, was " + textKb);
+        }
         this.dataSource = dataSource;
         this.sessionPrefix = sessionPrefix;
+        this.textKb = textKb;
     }
 
     /**
@@ -96,6 +112,9 @@ final class JdbcStoreLoader {
                         tx.addLink(task, Fixtures.FIRST_LINK, Fixtures.FIRST_LINK_DESCRIPTION, Fixtures.COMMENT_AUTHOR);
                         tx.addLink(
                                 task, Fixtures.SECOND_LINK, Fixtures.SECOND_LINK_DESCRIPTION, Fixtures.COMMENT_AUTHOR);
+                        for (int entry = 0; entry < textKb; entry++) {
+                            tx.appendProgress(task, Fixtures.progress(entry));
+                        }
                         return tx.updateTask(TaskUpdate.of(task).archived(true).build())
                                 .id();
                     });

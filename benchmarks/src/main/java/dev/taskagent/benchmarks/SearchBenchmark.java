@@ -74,6 +74,15 @@ public class SearchBenchmark {
                         + ", 1, '[\"Rechnung ' || i || ' geprüft\\nweiter\"]', '[]', '[{\"author\":\"alice\",\"text\":"
                         + "\"Rückfrage beim Kunden, extra' || (i % 7) || '\",\"at\":\"2026-01-01T00:00:00Z\"}]', '[]'"
                         + " FROM generate_series(0, " + (TASKS - 1) + ") i");
+                // The search text of tasks is written by the store, not by this SQL: forget schema version 9
+                // (the search table) so that the next store's migration writes it for every task, as it does
+                // for a database that comes from version 8.
+                statement.executeUpdate("DELETE FROM taskagent_schema_version WHERE version = 9");
+            }
+            store.close();
+            store = BenchStore.jdbcStore(database, true);
+            try (Connection connection = database.dataSource().getConnection();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("ANALYZE");
             }
         }

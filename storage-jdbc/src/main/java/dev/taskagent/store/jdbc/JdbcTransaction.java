@@ -354,6 +354,7 @@ final class JdbcTransaction implements TaskTransaction {
                     id = keys.getLong(1);
                 }
             }
+            Search.write(connection, dialect, id);
             if (!task.blockedBy().isEmpty()) {
                 Graph.insertEdges(connection, id, task.blockedBy());
             }
@@ -461,6 +462,9 @@ final class JdbcTransaction implements TaskTransaction {
                     throw new TaskNotFoundException(taskId);
                 }
                 throw new StaleTaskException(taskId, expected.orElse(-1), actual.getAsLong());
+            }
+            if (update.changes(Field.DESCRIPTION) || update.changes(Field.STEPS)) {
+                Search.write(connection, dialect, taskId);
             }
             if (graph != null) {
                 int delta = TaskGraphs.openBlockerDelta(graph.status(), update.status());
@@ -750,6 +754,7 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.taskId(taskId);
         return sql("append progress to task " + taskId, () -> {
             appendTo(taskId, "progresses", TaskDocument.progress(progress), now());
+            Search.write(connection, dialect, taskId);
             return readLocked(taskId);
         });
     }
@@ -763,6 +768,7 @@ final class JdbcTransaction implements TaskTransaction {
         return sql("add a comment to task " + taskId, () -> {
             Instant now = now();
             appendTo(taskId, "comments", TaskDocument.comment(new Comment(author, text, now)), now);
+            Search.write(connection, dialect, taskId);
             return readLocked(taskId);
         });
     }
@@ -1340,6 +1346,7 @@ final class JdbcTransaction implements TaskTransaction {
         if (taken.isEmpty()) {
             return List.of();
         }
+        Search.write(connection, dialect, taken.stream().map(Expired::id).toList()); // the reaper's comment
         Map<Long, Task> read = new HashMap<>();
         for (Task task : TaskReader.readIdsSkippingDamaged(
                 connection, dialect, taken.stream().map(Expired::id).toList(), damaged)) {

@@ -41,13 +41,20 @@ final class SchemaMigrator {
             "V5__children_text.sql",
             "V6__task_documents.sql",
             "V7__work_graph.sql",
-            "V8__search.sql");
+            "V8__search.sql",
+            "V9__search_side.sql");
 
     /** The migration whose script is followed by a data step in Java and a second script. */
     static final String DOCUMENTS = "V6__task_documents.sql";
 
     /** The second script of {@link #DOCUMENTS}, run once every task row holds its documents. */
     static final String DOCUMENTS_FINISH = "V6__task_documents_finish.sql";
+
+    /** The migration whose script is followed by filling the search table in Java and a second script. */
+    static final String SEARCH_SIDE = "V9__search_side.sql";
+
+    /** The second script of {@link #SEARCH_SIDE}, run once every task has its search row. */
+    static final String SEARCH_SIDE_FINISH = "V9__search_side_finish.sql";
 
     /**
      * How long a migration that failed is tried again: H2 has no lock that spans its DDL (every DDL
@@ -151,6 +158,13 @@ final class SchemaMigrator {
                                 moved);
                     }
                     run(connection, dialect, DOCUMENTS_FINISH);
+                }
+                if (migration.equals(SEARCH_SIDE)) {
+                    long written = SearchMigration.run(connection, dialect);
+                    if (written > 0) {
+                        LOG.info("Wrote the search text of {} tasks into {}", written, Search.TABLE);
+                    }
+                    run(connection, dialect, SEARCH_SIDE_FINISH);
                 }
                 try (PreparedStatement insert = connection.prepareStatement(dialect.insertSchemaVersionIfAbsent())) {
                     insert.setInt(1, version);

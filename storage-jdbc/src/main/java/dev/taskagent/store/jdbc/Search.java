@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,14 +20,20 @@ import java.util.Optional;
 /**
  * The store's full-text search (TS-13), each database with its own engine:
  *
+ * <p>A task's searchable text (description, steps, progress entries, comment texts) is kept in its row of
+ * {@code taskagent_task_search}, which only the writes that change that text rewrite ({@link #write}): a claim, a
+ * heartbeat, a release or a completion never touches it. The text is computed by the database from the task row,
+ * by the same expression every time ({@link #text}), so a write cannot compute it differently from the migration
+ * that filled the table.
+ *
  * <ul>
- *   <li>PostgreSQL: the generated {@code search_vector} column ({@code tsvector}, 'simple' configuration) and its
- *       GIN index; ranked by {@code ts_rank}, a word in the description weighing more than one elsewhere.
- *   <li>MariaDB and MySQL: the generated {@code search_text} column (a case-insensitive collation) of the rows the
- *       filters keep, matched with a regular expression per word. There is no {@code FULLTEXT} index: on MariaDB
- *       10.11 one over this column crashed the server (an InnoDB assertion, {@code result != FTS_INVALID}) when a
- *       task's row was updated. Ranked by how many of the words the description holds.
- *   <li>H2: no full-text index; the generated {@code search_text} column of the rows the filters keep is matched
+ *   <li>PostgreSQL: the {@code search_vector} column ({@code tsvector}, 'simple' configuration) and its GIN index;
+ *       ranked by {@code ts_rank}, a word in the description weighing more than one elsewhere.
+ *   <li>MariaDB and MySQL: the {@code search_text} column (a case-insensitive collation) of the rows the filters
+ *       keep, matched with a regular expression per word. There is no {@code FULLTEXT} index: on MariaDB 10.11 one
+ *       over the text crashed the server (an InnoDB assertion, {@code result != FTS_INVALID}) when a task's row
+ *       was updated. Ranked by how many of the words the description holds.
+ *   <li>H2: no full-text index; the lower-cased {@code search_text} column of the rows the filters keep is matched
  *       with a regular expression per word. Ranked like MariaDB.
  * </ul>
  *
@@ -37,7 +44,92 @@ import java.util.Optional;
  * <p>Thread-safe (stateless).
  */
 final class Search {
+    /** The table of the search text, one row per task. */
+    static final String TABLE = "taskagent_task_search";
+
+    /** Joins each task row to its search row in a search's {@code FROM}. */
+    private static final String TASKS_AND_TEXT = "taskagent_tasks JOIN " + TABLE + " ON task_id = id";
+
+    /**
+     * PostgreSQL: the words of the description (weight A) and of the steps, progress entries and comment texts
+     * (weight D) as the 'simple' configuration splits them: lower-cased, no stemming, no stop words, in any
+     * script. Before splitting, the JSON of the progresses and comments loses its backslash escapes and
+     * the comments their authors and times, and every run of characters that are neither letters nor digits
+     * becomes a space, so that the words are those a search query splits into.
+     */
+    private static final String POSTGRES_TEXT = "setweight(to_tsvector('simple'::regconfig,"
+            + " regexp_replace(description, '[^[:alnum:]]+', ' ', 'g')), 'A')"
+            + " || setweight(to_tsvector('simple'::regconfig, regexp_replace("
+            + "coalesce(steps, '') || ' ' || regexp_replace("
+            + "coalesce(progresses, '') || ' '"
+            + " || regexp_replace(coalesce(comments, ''), '\"(author|at)\":\"([^\"\\\\]|\\\\.)*\"|\"text\":', ' ', 'g'),"
+            + " '\\\\([nrtbf/\"\\\\]|u[0-9a-fA-F]{4})', ' ', 'g'),"
+            + " '[^[:alnum:]]+', ' ', 'g')), 'D')";
+
+    /**
+     * MariaDB and MySQL: description, steps, progress entries and comment texts, the JSON without its escapes and
+     * the comments without their authors and times (the column's collation ignores case). The server reads
+     * backslashes in literals as escapes, hence four for one in the pattern.
+     */
+    private static final String MYSQL_TEXT = "CONCAT_WS(' ', description, steps, REGEXP_REPLACE("
+            + "CONCAT_WS(' ', progresses, REGEXP_REPLACE(comments,"
+            + " '\"(author|at)\":\"([^\"\\\\\\\\]|\\\\\\\\.)*\"|\"text\":', ' ')),"
+            + " '\\\\\\\\([nrtbf/\"\\\\\\\\]|u[0-9a-fA-F]{4})', ' '))";
+
+    /** H2: the same text as MariaDB's, lower-cased. */
+    private static final String H2_TEXT = "LOWER(CONCAT_WS(' ', description, steps, REGEXP_REPLACE("
+            + "CONCAT_WS(' ', progresses, REGEXP_REPLACE(comments,"
+            + " '\"(author|at)\":\"([^\"\\\\]|\\\\.)*\"|\"text\":', ' ')),"
+            + " '\\\\([nrtbf/\"\\\\]|u[0-9a-fA-F]{4})', ' ')))";
+
     private Search() {}
+
+    /**
+     * The expression over a row of {@code taskagent_tasks} that gives its search text (PostgreSQL: its
+     * {@code tsvector}).
+     */
+    static String text(JdbcDialect database) {
+        return switch (database) {
+            case POSTGRESQL -> POSTGRES_TEXT;
+            case MARIADB, MYSQL -> MYSQL_TEXT;
+            case H2 -> H2_TEXT;
+        };
+    }
+
+    /**
+     * Writes the search rows of tasks from their task rows, replacing the rows they had: called by every write
+     * that changes a task's description, steps, progress entries or comments, in the same transaction, after
+     * that write (which holds the task row's lock until the transaction ends, so two writers of one task write
+     * its search row in the order of their commits).
+     *
+     * @param taskIds tasks that exist; at least one
+     */
+    static void write(Connection connection, Dialect dialect, List<Long> taskIds) throws SQLException {
+        String ids = "id IN (" + String.join(", ", Collections.nCopies(taskIds.size(), "?")) + ")";
+        JdbcDialect database = dialect.id();
+        String select = " SELECT id, " + text(database) + " FROM taskagent_tasks WHERE " + ids;
+        String sql =
+                switch (database) {
+                    case POSTGRESQL ->
+                        "INSERT INTO " + TABLE + " (task_id, search_vector)" + select
+                                + " ON CONFLICT (task_id) DO UPDATE SET search_vector = EXCLUDED.search_vector";
+                    case MARIADB, MYSQL ->
+                        "INSERT INTO " + TABLE + " (task_id, search_text)" + select
+                                + " ON DUPLICATE KEY UPDATE search_text = VALUES(search_text)";
+                    case H2 -> "MERGE INTO " + TABLE + " (task_id, search_text) KEY (task_id)" + select;
+                };
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int index = 0; index < taskIds.size(); index++) {
+                statement.setLong(index + 1, taskIds.get(index));
+            }
+            statement.executeUpdate();
+        }
+    }
+
+    /** {@link #write(Connection, Dialect, List)} for one task. */
+    static void write(Connection connection, Dialect dialect, long taskId) throws SQLException {
+        write(connection, dialect, List.of(taskId));
+    }
 
     static SearchPage page(Connection connection, Dialect dialect, SearchQuery query) throws SQLException {
         Optional<SearchCursors.Position> after = SearchCursors.decode(query);
@@ -107,7 +199,7 @@ final class Search {
         List<String> words = query.words();
         switch (database) {
             case POSTGRESQL -> {
-                sql.append("SELECT id, ts_rank(search_vector, q)::float8 AS rnk FROM taskagent_tasks,"
+                sql.append("SELECT id, ts_rank(search_vector, q)::float8 AS rnk FROM " + TASKS_AND_TEXT + ","
                         + " plainto_tsquery('simple'::regconfig, regexp_replace(?, '[^[:alnum:]]+', ' ', 'g')) q"
                         + " WHERE search_vector @@ q");
                 parameters.add(String.join(" ", words));
@@ -117,7 +209,7 @@ final class Search {
                         .append(descriptionRank(words.size(), database))
                         .append(" AS rnk");
                 words.forEach(parameters::add);
-                sql.append(" FROM taskagent_tasks WHERE 1 = 1");
+                sql.append(" FROM " + TASKS_AND_TEXT + " WHERE 1 = 1");
                 for (String word : words) {
                     sql.append(" AND search_text REGEXP ?");
                     parameters.add(wordPattern(word));
@@ -128,7 +220,7 @@ final class Search {
                         .append(descriptionRank(words.size(), database))
                         .append(" AS rnk");
                 words.forEach(word -> parameters.add(wordPattern(word)));
-                sql.append(" FROM taskagent_tasks WHERE 1 = 1");
+                sql.append(" FROM " + TASKS_AND_TEXT + " WHERE 1 = 1");
                 for (String word : words) {
                     sql.append(" AND REGEXP_LIKE(search_text, ?)");
                     parameters.add(wordPattern(word));

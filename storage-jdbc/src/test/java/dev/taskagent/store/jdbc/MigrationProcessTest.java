@@ -2,6 +2,7 @@ package dev.taskagent.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.Task;
@@ -97,6 +98,89 @@ class MigrationProcessTest {
             if (server != null) {
                 server.stop();
             }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aSearchFillKilledHalfWayIsFinishedByTheNextStart(String database) throws Exception {
+        Server server = null;
+        try {
+            if (database.equals("h2")) {
+                server = Server.createTcpServer("-tcpPort", "0", "-baseDir", folder.toString(), "-ifNotExists")
+                        .start();
+            }
+            String url = url(database, server);
+            fillOldSchema(url, 5, TASKS_KILLED);
+            migrateToEight(url);
+            try (ChildJvm migrating = ChildJvm.start("filling", folder, MigrationMain.class, url, "killed")) {
+                long written = awaitSearchRows(url, migrating);
+                migrating.kill9();
+                assertThat(written).as("search rows written before the kill").isLessThan(TASKS_KILLED);
+            }
+            assertThat(count(url, "SELECT COUNT(*) FROM " + Search.TABLE))
+                    .as("search rows after the kill")
+                    .isPositive()
+                    .isLessThan(TASKS_KILLED);
+
+            try (JdbcTaskStore store = JdbcTaskStore.open(url)) {
+                assertEveryTaskMigrated(url, store, TASKS_KILLED);
+            }
+        } finally {
+            if (server != null) {
+                server.stop();
+            }
+        }
+    }
+
+    /** Brings a database filled at version 5 to version 8, as a store of version 8 did. */
+    private static void migrateToEight(String url) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url)) {
+            Dialect dialect = Dialect.detect(connection.getMetaData()).implementation();
+            connection.setAutoCommit(true);
+            try (Statement statement = connection.createStatement()) {
+                for (String sql : SchemaMigrator.statements(SchemaMigrator.script(dialect, SchemaMigrator.DOCUMENTS))) {
+                    statement.execute(sql);
+                }
+                connection.setAutoCommit(false);
+                DocumentMigration.run(connection);
+                connection.commit();
+                connection.setAutoCommit(true);
+                List<String> scripts = new ArrayList<>(List.of(SchemaMigrator.DOCUMENTS_FINISH));
+                scripts.addAll(SchemaMigrator.MIGRATIONS.subList(6, 8));
+                for (String script : scripts) {
+                    for (String sql : SchemaMigrator.statements(SchemaMigrator.script(dialect, script))) {
+                        statement.execute(sql);
+                    }
+                }
+                for (int applied = 6; applied <= 8; applied++) {
+                    statement.execute("INSERT INTO taskagent_schema_version (version, description, installed_at)"
+                            + " VALUES (" + applied + ", 'old', " + OLD + ")");
+                }
+            }
+        }
+    }
+
+    /** Waits until the process has written some search rows, and returns how many. */
+    private static long awaitSearchRows(String url, ChildJvm process) throws SQLException {
+        Instant deadline = Instant.now().plus(DEADLINE);
+        while (true) {
+            long written;
+            try {
+                written = count(url, "SELECT COUNT(*) FROM " + Search.TABLE);
+            } catch (SQLException e) {
+                written = 0; // the table is not there yet
+            }
+            if (written > 0) {
+                return written;
+            }
+            assertThat(process.isAlive())
+                    .as("the migrating process is alive; stderr: %s", process.stderrTail())
+                    .isTrue();
+            assertThat(Instant.now())
+                    .as("the migration began writing search rows")
+                    .isBefore(deadline);
+            LockSupport.parkNanos(Duration.ofMillis(2).toNanos());
         }
     }
 
@@ -262,6 +346,13 @@ class MigrationProcessTest {
                 assertThat(task.messageIds()).isEqualTo(task.order() == 1 ? List.of("m1") : List.of());
             }
         }
+        assertThat(count(url, "SELECT COUNT(*) FROM " + Search.TABLE))
+                .as("tasks with their search text")
+                .isEqualTo(count);
+        assertThat(store.searchTasks(SearchQuery.of("progress " + count + " quoted"))
+                        .tasks())
+                .extracting(Task::description)
+                .containsExactly("task " + count);
         Task claimed = store.claimNext("veteran", Duration.ofMinutes(5)).orElseThrow();
         assertThat(claimed).isEqualTo(store.findTask(claimed.id()).orElseThrow());
         assertThat(claimed.comments()).hasSize(2);
