@@ -80,7 +80,10 @@ class Revision2026Test {
     @Test
     void aStatelessClientDiscoversListsAndClaimsOverHttpWithoutASession() {
         TaskQueue queue = startHttp(null);
-        long id = queue.create(queue.newTask("Write the release notes").assignee("alice").build()).id();
+        long id = queue.create(queue.newTask("Write the release notes")
+                        .assignee("alice")
+                        .build())
+                .id();
         McpSyncClient client = modernHttpClient(null);
 
         McpSchema.DiscoverResult discovered = client.discover();
@@ -191,7 +194,10 @@ class Revision2026Test {
         String url = "jdbc:h2:file:" + data.resolve("stdio").toAbsolutePath() + ";AUTO_SERVER=TRUE";
         store = JdbcTaskStore.open(url);
         TaskQueue queue = TaskQueue.builder(store).build();
-        long id = queue.create(queue.newTask("Answer the support mail").assignee("carol").build()).id();
+        long id = queue.create(queue.newTask("Answer the support mail")
+                        .assignee("carol")
+                        .build())
+                .id();
         Set<Long> before = ChildProcesses.descendants();
         List<String> command = ChildProcesses.serverCommand("--store", url, "--stdio");
         ServerParameters parameters = ServerParameters.builder(command.get(0))
