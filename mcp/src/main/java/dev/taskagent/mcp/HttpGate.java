@@ -55,6 +55,9 @@ final class HttpGate extends HttpServlet {
     private static final String SESSION_HEADER = "Mcp-Session-Id";
     private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
     private static final String METHOD_HEADER = "Mcp-Method";
+    /** The revisions with initialize and sessions, which the 2025-11-25 server negotiates. */
+    private static final java.util.Set<String> SESSION_REVISIONS =
+            java.util.Set.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25");
     /** JSON-RPC's implementation-defined server error: the server is at its session limit. */
     private static final int SERVER_BUSY = -32000;
 
@@ -118,12 +121,19 @@ final class HttpGate extends HttpServlet {
 
     /**
      * Tells a request of the stateless revision: it names that revision in its {@code MCP-Protocol-Version}
-     * header, or carries the {@code Mcp-Method} header that only that revision's clients send. Anything
-     * else, a request without either header included, goes to the 2025-11-25 server, as before.
+     * header; or it carries the {@code Mcp-Method} header of the stateless revision's clients for a method
+     * other than {@code initialize} and names no 2025 revision (so that a request of an unknown revision gets
+     * the stateless revision's error, which lists the revisions served). Everything else goes to the
+     * 2025-11-25 server, as before: {@code initialize} (some clients send {@code Mcp-Method} with it too) and
+     * every request of a session.
      */
     private static boolean stateless(HttpServletRequest request) {
-        return StatelessMcp.REVISION.equals(request.getHeader(PROTOCOL_VERSION_HEADER))
-                || request.getHeader(METHOD_HEADER) != null;
+        String version = request.getHeader(PROTOCOL_VERSION_HEADER);
+        if (StatelessMcp.REVISION.equals(version)) {
+            return true;
+        }
+        String method = request.getHeader(METHOD_HEADER);
+        return method != null && !"initialize".equals(method) && !SESSION_REVISIONS.contains(version);
     }
 
     private void serveInSession(HttpServletRequest request, HttpServletResponse response, String sessionId)

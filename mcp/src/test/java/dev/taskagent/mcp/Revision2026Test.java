@@ -130,6 +130,18 @@ class Revision2026Test {
     }
 
     @Test
+    void anInitializeWithTheMethodHeaderStillOpensA2025Session() throws Exception {
+        startHttp(null);
+
+        HttpResponse<String> response =
+                RawHttp.post(server.endpoint(), RawHttp.INITIALIZE, Map.of("Mcp-Method", "initialize"));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Mcp-Session-Id")).isPresent();
+        assertThat(response.body()).contains("\"protocolVersion\":\"2025-11-25\"");
+    }
+
+    @Test
     void theTokenGuardsTheStatelessRevisionToo() throws Exception {
         startHttp(TOKEN);
 
