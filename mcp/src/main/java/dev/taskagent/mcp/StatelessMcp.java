@@ -5,6 +5,7 @@ import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.server.HmacRequestStateCodec;
 import io.modelcontextprotocol.modern.server.McpServer;
@@ -16,9 +17,12 @@ import io.modelcontextprotocol.modern.server.feature.ToolsPage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.SecureRandom;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The stateless MCP server of protocol revision {@value #REVISION}, on the SDK's {@code modern} server: the
@@ -78,9 +82,25 @@ final class StatelessMcp {
                 .instructions(TaskMcpServer.INSTRUCTIONS)
                 .supportedVersions(List.of(REVISION))
                 .jsonMapper(jsonMapper)
-                .feature(ToolsFeature.ofSync(repository))
+                .feature(ToolsFeature.ofSync(
+                        repository, jsonMapper, outputsOnly(definitions, jsonMapper), 0, McpSchema.CacheScope.PRIVATE))
                 .requestStateCodec(requestStateCodec(jsonMapper))
                 .build();
+    }
+
+    /**
+     * The SDK checks a call's arguments against the tool's input schema and answers a mismatch with a text of
+     * its own; the 2025-11-25 server does not (the tools check their arguments and say, for the model, what
+     * to send instead), and neither does this one, so that a bad argument gets the same answer on both
+     * revisions. Structured results are still checked against the output schemas.
+     */
+    private static JsonSchemaValidator outputsOnly(List<McpSchema.Tool> definitions, McpJsonMapper jsonMapper) {
+        Set<Map<String, Object>> inputSchemas = Collections.newSetFromMap(new IdentityHashMap<>());
+        definitions.forEach(definition -> inputSchemas.add(definition.inputSchema()));
+        JsonSchemaValidator outputs = new SchemaValidator(jsonMapper);
+        return (schema, content) -> inputSchemas.contains(schema)
+                ? JsonSchemaValidator.ValidationResponse.asValid(null)
+                : outputs.validate(schema, content);
     }
 
     /**

@@ -103,6 +103,16 @@ class Revision2026Test {
         assertThat(store.findTask(id).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);
         assertThat(store.findTask(id).orElseThrow().assignee()).isEqualTo("alice");
 
+        // A bad argument gets the tool's own answer, word for word as on 2025-11-25.
+        McpSchema.CallToolResult noName =
+                client.tool("signup_for_task").arguments(Map.of()).call();
+        assertThat(noName.isError()).isTrue();
+        try (io.modelcontextprotocol.client.McpSyncClient legacy = McpClients.http(server.endpoint())) {
+            io.modelcontextprotocol.spec.McpSchema.CallToolResult legacyNoName =
+                    McpClients.call(legacy, "signup_for_task", Map.of());
+            assertThat(text(noName)).isEqualTo(McpClients.text(legacyNoName)).doesNotContain("schema");
+        }
+
         // The same soft error as on 2025-11-25: a tool result, not a protocol error.
         McpSchema.CallToolResult missing =
                 client.tool("get_task").arguments(Map.of("task_id", 4242)).call();
