@@ -2,15 +2,26 @@
 // claims it, comments and hands it to bob; bob claims it, comments and completes it. Each agent has a
 // connection of its own (over stdio: a server process of its own, both on one database).
 //
-//   node two-agents.mjs http <endpoint URL>
-//   node two-agents.mjs stdio <java> <runnable jar> <store JDBC URL>
+//   node two-agents.mjs <revision> http <endpoint URL>
+//   node two-agents.mjs <revision> stdio <java> <runnable jar> <store JDBC URL>
 //
+// <revision> is 2025-11-25 (the v1 SDK, @modelcontextprotocol/sdk: initialize, a session) or 2026-07-28
+// (the v2 SDK, @modelcontextprotocol/client, pinned to that revision: server/discover, stateless).
 // Prints one JSON line with the task id on success; exits with 1 and a message on the first surprise.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+const [revision, mode, ...rest] = process.argv.slice(2);
 
-const [mode, ...rest] = process.argv.slice(2);
+const STATELESS = '2026-07-28';
+let Client, StdioClientTransport, StreamableHTTPClientTransport;
+if (revision === STATELESS) {
+  ({ Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client'));
+  ({ StdioClientTransport } = await import('@modelcontextprotocol/client/stdio'));
+} else if (revision === '2025-11-25') {
+  ({ Client } = await import('@modelcontextprotocol/sdk/client/index.js'));
+  ({ StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js'));
+  ({ StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js'));
+} else {
+  throw new Error(`revision must be 2025-11-25 or ${STATELESS}, was ${revision}`);
+}
 
 function transportFor(agent) {
   if (mode === 'http') {
@@ -28,8 +39,12 @@ function transportFor(agent) {
 }
 
 async function connect(agent) {
-  const client = new Client({ name: `taskagent-test-${agent}`, version: '1.0.0' });
+  const options = revision === STATELESS ? { versionNegotiation: { mode: { pin: STATELESS } } } : {};
+  const client = new Client({ name: `taskagent-test-${agent}`, version: '1.0.0' }, options);
   await client.connect(transportFor(agent));
+  if (revision === STATELESS) {
+    expect(client.getProtocolEra() === 'modern', `${agent} connected in the ${client.getProtocolEra()} era`);
+  }
   return client;
 }
 

@@ -31,6 +31,11 @@ import java.util.List;
  * validates Origin and Host, limits the request size and speaks the protocol. Destroying it closes the MCP
  * server behind it.
  *
+ * <p>Two protocol revisions share the endpoint: a request of the stateless revision {@value
+ * StatelessMcp#REVISION} (see {@link #stateless(HttpServletRequest)}) goes to that revision's servlet, with
+ * the same token, Origin, Host and size checks and no session; every other request to the 2025-11-25
+ * servlet and its sessions.
+ *
  * <p>Sessions: the SDK keeps a session until its client deletes it. This gate ends a session that has had
  * no request for longer than the idle timeout: a request in it is answered 404 (which tells an MCP client
  * to initialize a new session), and a request that may open a new session first ends every expired one.
@@ -48,17 +53,24 @@ final class HttpGate extends HttpServlet {
 
     private static final String BEARER = "Bearer ";
     private static final String SESSION_HEADER = "Mcp-Session-Id";
+    private static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
+    private static final String METHOD_HEADER = "Mcp-Method";
+    /** The revisions with initialize and sessions, which the 2025-11-25 server negotiates. */
+    private static final java.util.Set<String> SESSION_REVISIONS =
+            java.util.Set.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25");
     /** JSON-RPC's implementation-defined server error: the server is at its session limit. */
     private static final int SERVER_BUSY = -32000;
 
     private final transient HttpServlet transport;
+    private final transient HttpServlet statelessTransport;
     private final transient Runnable onDestroy;
     private final transient HttpSessions sessions;
     private final transient McpJsonMapper jsonMapper;
     private final byte[] tokenDigest;
 
     /**
-     * @param transport the SDK's servlet
+     * @param transport the SDK's servlet of protocol revision 2025-11-25
+     * @param statelessTransport the SDK's servlet of the stateless revision {@value StatelessMcp#REVISION}
      * @param bearerToken the token every request must carry, or null for none
      * @param onDestroy what closes the MCP server
      * @param sessions the live sessions, with their idle timeout and cap
@@ -66,11 +78,13 @@ final class HttpGate extends HttpServlet {
      */
     HttpGate(
             HttpServlet transport,
+            HttpServlet statelessTransport,
             String bearerToken,
             Runnable onDestroy,
             HttpSessions sessions,
             McpJsonMapper jsonMapper) {
         this.transport = transport;
+        this.statelessTransport = statelessTransport;
         this.onDestroy = onDestroy;
         this.sessions = sessions;
         this.jsonMapper = jsonMapper;
@@ -81,6 +95,7 @@ final class HttpGate extends HttpServlet {
     public void init(ServletConfig config) throws ServletException {
         super.init(config);
         transport.init(config);
+        statelessTransport.init(config);
     }
 
     @Override
@@ -93,13 +108,32 @@ final class HttpGate extends HttpServlet {
             return;
         }
         String sessionId = httpRequest.getHeader(SESSION_HEADER);
-        if (sessionId != null) {
+        if (sessionId == null && stateless(httpRequest)) {
+            statelessTransport.service(request, response);
+        } else if (sessionId != null) {
             serveInSession(httpRequest, httpResponse, sessionId);
         } else if ("POST".equals(httpRequest.getMethod())) {
             serveMaybeOpeningASession(httpRequest, httpResponse);
         } else {
             transport.service(request, response);
         }
+    }
+
+    /**
+     * Tells a request of the stateless revision: it names that revision in its {@code MCP-Protocol-Version}
+     * header; or it carries the {@code Mcp-Method} header of the stateless revision's clients for a method
+     * other than {@code initialize} and names no 2025 revision (so that a request of an unknown revision gets
+     * the stateless revision's error, which lists the revisions served). Everything else goes to the
+     * 2025-11-25 server, as before: {@code initialize} (some clients send {@code Mcp-Method} with it too) and
+     * every request of a session.
+     */
+    private static boolean stateless(HttpServletRequest request) {
+        String version = request.getHeader(PROTOCOL_VERSION_HEADER);
+        if (StatelessMcp.REVISION.equals(version)) {
+            return true;
+        }
+        String method = request.getHeader(METHOD_HEADER);
+        return method != null && !"initialize".equals(method) && !SESSION_REVISIONS.contains(version);
     }
 
     private void serveInSession(HttpServletRequest request, HttpServletResponse response, String sessionId)
@@ -180,6 +214,7 @@ final class HttpGate extends HttpServlet {
     public void destroy() {
         try {
             transport.destroy();
+            statelessTransport.destroy();
         } finally {
             onDestroy.run();
             super.destroy();

@@ -62,7 +62,7 @@ final class McpTools {
         tool.outputSchema().ifPresent(schema -> definition.outputSchema(jsonMapper, schema));
         return SyncToolSpecification.builder()
                 .tool(definition.build())
-                .callHandler((exchange, request) -> call(tool.name(), request.arguments()))
+                .callHandler((exchange, request) -> answer(tool.name(), request.arguments()))
                 .build();
     }
 
@@ -77,7 +77,24 @@ final class McpTools {
                 .build();
     }
 
-    private McpSchema.CallToolResult call(String toolName, Map<String, Object> arguments) {
+    private McpSchema.CallToolResult answer(String toolName, Map<String, Object> arguments) {
+        ToolResult result = call(toolName, arguments);
+        McpSchema.CallToolResult.Builder answer =
+                McpSchema.CallToolResult.builder().addTextContent(result.text()).isError(result.isError());
+        if (result.hasStructuredContent() && !result.isError()) {
+            answer.structuredContent(jsonMapper, result.structuredContent());
+        }
+        return answer.build();
+    }
+
+    /**
+     * Runs one call of a tool, as every protocol revision's server does.
+     *
+     * @param toolName the tool
+     * @param arguments the call's arguments, or null for none
+     * @return the tool's result, or the server-failure result when the tool failed on the server
+     */
+    ToolResult call(String toolName, Map<String, Object> arguments) {
         ToolResult result;
         try {
             String argumentsJson = jsonMapper.writeValueAsString(arguments == null ? Map.of() : arguments);
@@ -90,12 +107,7 @@ final class McpTools {
             LOG.error("Tool {} failed", toolName, e.getCause());
             result = serverFailure(toolName);
         }
-        McpSchema.CallToolResult.Builder answer =
-                McpSchema.CallToolResult.builder().addTextContent(result.text()).isError(result.isError());
-        if (result.hasStructuredContent() && !result.isError()) {
-            answer.structuredContent(jsonMapper, result.structuredContent());
-        }
-        return answer.build();
+        return result;
     }
 
     private static ToolResult serverFailure(String toolName) {

@@ -1,7 +1,10 @@
 package dev.taskagent.mcp;
 
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.modern.JsonRpc;
+import io.modelcontextprotocol.modern.server.McpTransportResponse;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
@@ -13,6 +16,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +24,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -32,6 +37,10 @@ import reactor.core.publisher.Mono;
  * skipped and answered with an error; a request before {@code initialize} is refused at once (the SDK's
  * session would hold it until initialization, for ever) and so is a second {@code initialize}. Messages
  * themselves are parsed, dispatched and answered by the SDK's session.
+ *
+ * <p>A message of the stateless revision {@value StatelessMcp#REVISION} (see {@link #isStateless(String,
+ * Object)}) goes to that revision's server instead, per message: it needs no {@code initialize}, and a
+ * client may send either revision's messages on one connection.
  *
  * <p>When the input ends, the transport stops reading, lets the requests still running finish and write
  * their replies (for at most {@link #DRAIN_TIMEOUT}), and only then ends the session and calls its {@code
@@ -59,10 +68,18 @@ final class StdioTransport implements McpServerTransportProvider {
     /** One party for the reader, and one for each message the session is still handling. */
     private final Phaser inFlight = new Phaser(1);
 
+    private final io.modelcontextprotocol.modern.server.McpServer stateless;
+
     private volatile McpServerSession session;
 
     StdioTransport(
-            McpJsonMapper jsonMapper, InputStream input, OutputStream output, int maxMessageBytes, Runnable onEnd) {
+            McpJsonMapper jsonMapper,
+            InputStream input,
+            OutputStream output,
+            int maxMessageBytes,
+            Runnable onEnd,
+            io.modelcontextprotocol.modern.server.McpServer stateless) {
+        this.stateless = stateless;
         this.jsonMapper = jsonMapper;
         this.input = input;
         this.output = output;
@@ -184,6 +201,23 @@ final class StdioTransport implements McpServerTransportProvider {
             sendErrorWithoutId(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not a JSON-RPC message");
             return;
         }
+        if (message instanceof McpSchema.JSONRPCRequest request && isStateless(request.method(), request.params())) {
+            dispatchStateless(request);
+            return;
+        }
+        if (message instanceof McpSchema.JSONRPCNotification notification
+                && isStateless(notification.method(), notification.params())) {
+            inFlight.register();
+            stateless
+                    .handleNotification(
+                            McpTransportContext.EMPTY,
+                            new JsonRpc.JSONRPCNotification(
+                                    JsonRpc.JSONRPC_VERSION, notification.method(), notification.params()))
+                    .doFinally(signal -> inFlight.arriveAndDeregister())
+                    .subscribe(
+                            null, failure -> LOG.warn("Handling a notification of the stdio session failed", failure));
+            return;
+        }
         if (message instanceof McpSchema.JSONRPCRequest request && !lifecycleAllows(request)) {
             return;
         }
@@ -195,6 +229,55 @@ final class StdioTransport implements McpServerTransportProvider {
         session.handle(message)
                 .doFinally(signal -> inFlight.arriveAndDeregister())
                 .subscribe(null, failure -> LOG.warn("Handling a message of the stdio session failed", failure));
+    }
+
+    /**
+     * Tells a message of the stateless revision: {@code server/discover}, or a message whose {@code _meta}
+     * names a protocol version (a 2025-11-25 message never does; a version this server does not speak gets
+     * that revision's error, which lists the versions it does).
+     */
+    private static boolean isStateless(String method, Object params) {
+        if (io.modelcontextprotocol.modern.McpSchema.METHOD_SERVER_DISCOVER.equals(method)) {
+            return true;
+        }
+        return params instanceof Map<?, ?> map
+                && map.get("_meta") instanceof Map<?, ?> meta
+                && meta.containsKey(io.modelcontextprotocol.modern.McpSchema.MetaKeys.PROTOCOL_VERSION);
+    }
+
+    /** Answers a request of the stateless revision: no session, no initialize. */
+    private void dispatchStateless(McpSchema.JSONRPCRequest request) {
+        inFlight.register();
+        stateless
+                .handle(
+                        McpTransportContext.EMPTY,
+                        new JsonRpc.JSONRPCRequest(
+                                JsonRpc.JSONRPC_VERSION, request.method(), request.id(), request.params()))
+                .flatMapMany(response -> {
+                    if (response instanceof McpTransportResponse.Result result) {
+                        return Flux.just((JsonRpc.JSONRPCMessage) result.response());
+                    }
+                    if (response instanceof McpTransportResponse.Error error) {
+                        return Flux.just((JsonRpc.JSONRPCMessage) error.response());
+                    }
+                    return ((McpTransportResponse.Streaming) response).messages();
+                })
+                .doOnNext(this::sendStateless)
+                .doFinally(signal -> inFlight.arriveAndDeregister())
+                .subscribe(null, failure -> {
+                    LOG.warn("Handling a request of the stdio session failed", failure);
+                    send(McpSchema.JSONRPCResponse.error(
+                            request.id(),
+                            error(McpSchema.ErrorCodes.INTERNAL_ERROR, "The server could not answer the request.")));
+                });
+    }
+
+    private void sendStateless(JsonRpc.JSONRPCMessage message) {
+        try {
+            write(jsonMapper.writeValueAsString(message));
+        } catch (IOException e) {
+            LOG.warn("Could not write a message", e);
+        }
     }
 
     /** Refuses a request before {@code initialize} (a ping excepted) and a second {@code initialize}. */

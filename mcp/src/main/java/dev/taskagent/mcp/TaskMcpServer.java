@@ -11,6 +11,7 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.taskfile.TaskfileTools;
 import dev.taskagent.tool.Toolbox;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -122,7 +123,9 @@ public final class TaskMcpServer implements AutoCloseable {
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean mcpClosed = new AtomicBoolean();
+    private final McpTools tools;
     private volatile McpSyncServer mcp;
+    private volatile io.modelcontextprotocol.modern.server.McpServer stateless;
     private volatile JettyHttp http;
     private volatile StdioTransport stdio;
     private volatile LeaseReaper reaper;
@@ -130,6 +133,7 @@ public final class TaskMcpServer implements AutoCloseable {
     private TaskMcpServer(Builder builder) {
         this.queue = builder.resolvedQueue();
         this.toolbox = builder.toolbox(queue);
+        this.tools = new McpTools(toolbox, jsonMapper);
         this.config = new Settings(
                 builder.stdio,
                 builder.input,
@@ -189,8 +193,9 @@ public final class TaskMcpServer implements AutoCloseable {
                     .start();
         }
         if (config.stdio()) {
+            stateless = StatelessMcp.build(toolbox, tools, jsonMapper, version());
             stdio = new StdioTransport(
-                    jsonMapper, config.input(), config.output(), config.maxRequestBytes(), this::close);
+                    jsonMapper, config.input(), config.output(), config.maxRequestBytes(), this::close, stateless);
             mcp = configure(McpServer.sync(stdio)).build();
         } else {
             JettyHttp jetty = new JettyHttp(config.host(), config.port(), servlet(config.host()));
@@ -288,6 +293,10 @@ public final class TaskMcpServer implements AutoCloseable {
         McpSyncServer current = mcp;
         if (current != null && mcpClosed.compareAndSet(false, true)) {
             current.closeGracefully();
+            io.modelcontextprotocol.modern.server.McpServer currentStateless = stateless;
+            if (currentStateless != null) {
+                currentStateless.closeGracefully();
+            }
         }
     }
 
@@ -302,14 +311,23 @@ public final class TaskMcpServer implements AutoCloseable {
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(jsonMapper)
                 .mcpEndpoint(JettyHttp.PATH)
-                .securityValidator(securityValidator(host))
+                .httpHeaderValidator(securityValidator(host))
                 .maxRequestSize(config.maxRequestBytes())
                 .build();
         McpSyncServer server =
                 configure(McpServer.sync(transport)).immediateExecution(true).build();
         mcp = server;
+        io.modelcontextprotocol.modern.server.McpServer statelessServer =
+                StatelessMcp.build(toolbox, tools, jsonMapper, version());
+        stateless = statelessServer;
+        HttpServlet statelessTransport = HttpServletMcpTransport.builder(statelessServer)
+                .jsonMapper(jsonMapper)
+                .endpoint(JettyHttp.PATH)
+                .httpHeaderValidator(securityValidator(host))
+                .maxRequestSize(config.maxRequestBytes())
+                .build();
         HttpSessions sessions = new HttpSessions(config.clock(), config.sessionIdleTimeout(), config.maxSessions());
-        return new HttpGate(transport, config.token(), this::closeMcp, sessions, jsonMapper);
+        return new HttpGate(transport, statelessTransport, config.token(), this::closeMcp, sessions, jsonMapper);
     }
 
     private DefaultServerTransportSecurityValidator securityValidator(String host) {
@@ -332,7 +350,7 @@ public final class TaskMcpServer implements AutoCloseable {
     }
 
     private McpServer.SyncSpecification<?> configure(McpServer.SyncSpecification<?> specification) {
-        List<SyncToolSpecification> tools = new McpTools(toolbox, jsonMapper).specifications();
+        List<SyncToolSpecification> specifications = tools.specifications();
         return specification
                 .serverInfo(
                         new McpSchema.Implementation("taskagent", "taskagent task queue", version(), null, null, null))
@@ -343,7 +361,7 @@ public final class TaskMcpServer implements AutoCloseable {
                 .jsonSchemaValidator(new SchemaValidator(jsonMapper))
                 // The tools check their own arguments and say, for the model, what to send instead.
                 .validateToolInputs(false)
-                .tools(tools);
+                .tools(specifications);
     }
 
     private static String version() {

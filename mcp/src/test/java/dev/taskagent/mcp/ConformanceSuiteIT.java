@@ -26,21 +26,45 @@ class ConformanceSuiteIT {
     private static final List<String> MUST_PASS =
             List.of("server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-session-lifecycle");
 
+    /** Scenarios of revision 2026-07-28 that must pass (the baseline test checks that none is listed). */
+    static final List<String> MUST_PASS_2026 =
+            List.of("tools-list", "dns-rebinding-protection", "http-header-validation", "server-sse-multiple-streams");
+
     @Test
     void theConformanceSuitePassesWithItsBaselineAndEveryWireMessageIsValid() throws Exception {
+        runSuite("2025-11-25", "conformance-baseline.yml", MUST_PASS);
+    }
+
+    /**
+     * The stateless revision on the same endpoint as 2025-11-25: the suite sends {@code server/discover} and
+     * every request with the revision in {@code _meta} and its headers, and never {@code initialize}.
+     */
+    @Test
+    void theConformanceSuiteOfRevision20260728PassesWithItsBaselineAndEveryWireMessageIsValid() throws Exception {
+        runSuite("2026-07-28", "conformance-baseline-2026-07-28.yml", MUST_PASS_2026);
+    }
+
+    private static void runSuite(String revision, String baseline, List<String> mustPass) throws Exception {
         NodeHarness.install();
         Set<Long> before = ChildProcesses.descendants();
         // A folder per run, so that the wire checks read are this run's only.
-        Path results = Files.createDirectories(Path.of("target", "conformance", "run-" + System.currentTimeMillis())
-                .toAbsolutePath());
+        Path results = Files.createDirectories(
+                Path.of("target", "conformance", revision + "-run-" + System.currentTimeMillis())
+                        .toAbsolutePath());
         try (JarProcess server = JarProcess.start(
-                "conformance-server", "--store", "memory", "--http", "127.0.0.1:0", "--toolsets", "queue,tasks")) {
+                "conformance-server-" + revision,
+                "--store",
+                "memory",
+                "--http",
+                "127.0.0.1:0",
+                "--toolsets",
+                "queue,tasks")) {
             URI endpoint = server.awaitEndpoint();
             // The suite's dns-rebinding scenario wants a localhost URL, as a local client would use.
             String url = "http://localhost:" + endpoint.getPort() + "/mcp";
 
             NodeHarness.Result result = NodeHarness.run(
-                    "conformance",
+                    "conformance-" + revision,
                     Duration.ofMinutes(10),
                     List.of(
                             NodeHarness.node22().toAbsolutePath().toString(),
@@ -49,17 +73,17 @@ class ConformanceSuiteIT {
                             "--url",
                             url,
                             "--requirements",
-                            "2025-11-25",
+                            revision,
                             "--timeout",
                             "15000",
                             "--expected-failures",
-                            "conformance-baseline.yml",
+                            baseline,
                             "--output-dir",
                             results.toString()));
 
             assertThat(result.exitCode()).as(result.output()).isZero();
             assertThat(result.output()).contains("Baseline check passed");
-            for (String scenario : MUST_PASS) {
+            for (String scenario : mustPass) {
                 assertThat(result.output()).contains("✓ " + scenario + ":");
             }
         }

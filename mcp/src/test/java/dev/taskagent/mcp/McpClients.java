@@ -28,7 +28,7 @@ final class McpClients {
         HttpClientStreamableHttpTransport.Builder transport =
                 HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint.getPath());
         if (token != null) {
-            transport.httpRequestCustomizer(
+            transport.addHttpRequestCustomizer(
                     (request, method, uri, body, context) -> request.header("Authorization", "Bearer " + token));
         }
         McpSyncClient client = McpClient.sync(transport.build())

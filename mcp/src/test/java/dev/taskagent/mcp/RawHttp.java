@@ -69,6 +69,14 @@ final class RawHttp {
      * and returns the status line's code.
      */
     static int postWithHost(URI endpoint, String host, String body) throws IOException {
+        return postWithHost(endpoint, host, body, Map.of());
+    }
+
+    /** The same, with more headers. */
+    static int postWithHost(URI endpoint, String host, String body, Map<String, String> headers) throws IOException {
+        StringBuilder more = new StringBuilder();
+        headers.forEach(
+                (name, value) -> more.append(name).append(": ").append(value).append("\r\n"));
         try (Socket socket = new Socket(endpoint.getHost(), endpoint.getPort())) {
             socket.setSoTimeout(20_000);
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -77,6 +85,7 @@ final class RawHttp {
                     + "Content-Type: application/json\r\n"
                     + "Accept: application/json, text/event-stream\r\n"
                     + "Content-Length: " + bytes.length + "\r\n"
+                    + more
                     + "Connection: close\r\n\r\n";
             OutputStream out = socket.getOutputStream();
             out.write(head.getBytes(StandardCharsets.US_ASCII));

@@ -168,4 +168,56 @@ class StdioProtocolTest {
                 .as("nothing but protocol messages on stdout")
                 .isNull();
     }
+
+    private static String stateless(int id, String method, String params, String version) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":{" + params
+                + (params.isEmpty() ? "" : ",") + "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"" + version
+                + "\",\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}}";
+    }
+
+    @Test
+    void aStatelessRequestNeedsNoInitializeAndAnswersWithTheSameToolResult() throws Exception {
+        send(stateless(1, "server/discover", "", "2026-07-28"));
+        assertThat(answer()).contains("\"id\":1", "\"supportedVersions\":[\"2026-07-28\"]", "\"tools\"");
+
+        send(stateless(
+                2, "tools/call", "\"name\":\"get_my_queue\",\"arguments\":{\"agent_name\":\"a\"}", "2026-07-28"));
+        assertThat(answer()).contains("\"id\":2", "No tasks for a").doesNotContain("\"error\"");
+
+        // The 2025-11-25 lifecycle is untouched: its requests still need initialize first.
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
+        assertThat(answer()).contains("\"id\":3", "Not initialized");
+        initialize();
+        send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}");
+        assertThat(answer()).contains("\"id\":4", "get_my_queue");
+        send(stateless(5, "tools/list", "", "2026-07-28"));
+        assertThat(answer()).contains("\"id\":5", "get_my_queue");
+    }
+
+    @Test
+    void aRequestOfAnUnknownRevisionIsAnErrorThatNamesTheSupportedOne() throws Exception {
+        send(stateless(
+                9, "tools/call", "\"name\":\"create_task\",\"arguments\":{\"description\":\"x\"}", "2099-01-01"));
+
+        assertThat(answer()).contains("\"id\":9", "\"error\"", "2026-07-28");
+        // Nothing was created: the next stateless call sees an empty queue, and the server still answers.
+        send(stateless(
+                10, "tools/call", "\"name\":\"get_my_queue\",\"arguments\":{\"agent_name\":\"x\"}", "2026-07-28"));
+        assertThat(answer()).contains("\"id\":10", "No tasks for x");
+    }
+
+    @Test
+    void aStatelessRequestOverTheSizeLimitIsRefusedAndTheNextOneServed() throws Exception {
+        send(stateless(
+                11,
+                "tools/call",
+                "\"name\":\"create_task\",\"arguments\":{\"description\":\"" + "x".repeat(8192) + "\"}",
+                "2026-07-28"));
+        assertThat(answer()).contains("\"error\"", "size limit");
+
+        send(stateless(
+                12, "tools/call", "\"name\":\"get_my_queue\",\"arguments\":{\"agent_name\":\"x\"}", "2026-07-28"));
+        assertThat(answer()).contains("\"id\":12", "No tasks for x");
+    }
 }

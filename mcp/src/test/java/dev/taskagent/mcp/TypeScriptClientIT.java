@@ -14,11 +14,14 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The official TypeScript SDK client ({@code @modelcontextprotocol/sdk}) runs two agents against the
- * runnable jar on PostgreSQL, over Streamable HTTP and over stdio: alice creates, claims, comments and
+ * The official TypeScript SDK clients run two agents against the runnable jar on PostgreSQL, over
+ * Streamable HTTP and over stdio, once per protocol revision: the v1 SDK ({@code @modelcontextprotocol/sdk})
+ * for 2025-11-25 and the v2 SDK ({@code @modelcontextprotocol/client}, pinned to the revision) for the
+ * stateless 2026-07-28: alice creates, claims, comments and
  * hands a task to bob, who claims, comments and completes it ({@code src/test/node/two-agents.mjs}).
  * The store is checked afterwards. Runs when {@code TASKAGENT_TEST_POSTGRES_URL} is set (CI sets it).
  */
@@ -42,26 +45,32 @@ class TypeScriptClientIT {
         }
     }
 
-    @Test
-    void twoTypeScriptAgentsHandATaskOverThroughStreamableHttp() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"2025-11-25", "2026-07-28"})
+    void twoTypeScriptAgentsHandATaskOverThroughStreamableHttp(String revision) throws Exception {
         NodeHarness.Result result;
-        try (JarProcess server = JarProcess.start("ts-http-server", "--store", schema.url(), "--http", "127.0.0.1:0")) {
+        try (JarProcess server =
+                JarProcess.start("ts-http-server-" + revision, "--store", schema.url(), "--http", "127.0.0.1:0")) {
             String endpoint = server.awaitEndpoint().toString();
             result = NodeHarness.run(
-                    "ts-client-http", Duration.ofMinutes(3), List.of("node", "two-agents.mjs", "http", endpoint));
+                    "ts-client-http-" + revision,
+                    Duration.ofMinutes(3),
+                    List.of("node", "two-agents.mjs", revision, "http", endpoint));
         }
 
         assertTheHandOverIsInTheStore(result);
     }
 
-    @Test
-    void twoTypeScriptAgentsEachWithItsOwnStdioServerShareTheQueue() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"2025-11-25", "2026-07-28"})
+    void twoTypeScriptAgentsEachWithItsOwnStdioServerShareTheQueue(String revision) throws Exception {
         NodeHarness.Result result = NodeHarness.run(
-                "ts-client-stdio",
+                "ts-client-stdio-" + revision,
                 Duration.ofMinutes(3),
                 List.of(
                         "node",
                         "two-agents.mjs",
+                        revision,
                         "stdio",
                         JarProcess.java(),
                         JarProcess.jar().toAbsolutePath().toString(),
