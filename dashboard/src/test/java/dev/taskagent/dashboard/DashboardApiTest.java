@@ -182,8 +182,9 @@ class DashboardApiTest {
                         .json()
                         .get("error")
                         .asText())
-                .isEqualTo("Parameter 'status' must be one or more of pending, running, success, failed, cancelled, comma"
-                        + " separated; was 'done'");
+                .isEqualTo(
+                        "Parameter 'status' must be one or more of pending, running, success, failed, cancelled, comma"
+                                + " separated; was 'done'");
         assertThat(client.get("/api/sessions/trip/tasks?limit=0")
                         .json()
                         .get("error")

@@ -1145,12 +1145,20 @@ final class JdbcTransaction implements TaskTransaction {
             if (outcome == TaskStatus.SUCCESS && !held.isEmpty()) {
                 Set<Long> withOpenChildren = new HashSet<>();
                 forChunks(held, chunk -> {
-                    try (PreparedStatement statement = connection.prepareStatement("SELECT DISTINCT parent_id FROM"
-                            + " taskagent_tasks WHERE parent_id IN (" + Graph.parameters(chunk.size())
-                            + ") AND archived = FALSE AND status IN (" + Dialect.PENDING + ", " + Dialect.RUNNING
+                    // Only the parent index can serve this WHERE clause: with the status in it, a planner whose
+                    // statistics lag behind a bulk load may scan the claim index's whole pending range instead.
+                    try (PreparedStatement statement = connection.prepareStatement("SELECT parent_id, status,"
+                            + " archived FROM taskagent_tasks WHERE parent_id IN (" + Graph.parameters(chunk.size())
                             + ")")) {
                         bind(statement, 1, chunk);
-                        withOpenChildren.addAll(Graph.longs(statement));
+                        try (ResultSet rows = statement.executeQuery()) {
+                            while (rows.next()) {
+                                TaskStatus status = TaskStatus.fromWireName(rows.getString(2));
+                                if (!rows.getBoolean(3) && !status.isTerminal()) {
+                                    withOpenChildren.add(rows.getLong(1));
+                                }
+                            }
+                        }
                     }
                 });
                 held.removeAll(withOpenChildren); // complete() alone refuses them, naming the subtasks
