@@ -152,7 +152,7 @@ final class InputRenderer {
         for (Task task : tasks) {
             String line = renderTaskLine(task, byId);
             lines.add(line);
-            total += estimateTokens(line) + 1;
+            total += Texts.estimateTokens(line) + 1;
         }
         if (total <= listingTokenBudget) {
             return lines;
@@ -166,7 +166,7 @@ final class InputRenderer {
         Set<Long> shown = new HashSet<>();
         long used = 0;
         for (Task task : ranked) {
-            int cost = estimateTokens(lineById.get(task.id())) + 1;
+            int cost = Texts.estimateTokens(lineById.get(task.id())) + 1;
             if (used + cost <= listingTokenBudget - SUMMARY_RESERVE) {
                 shown.add(task.id());
                 used += cost;
@@ -220,11 +220,6 @@ final class InputRenderer {
             ranges++;
         }
         return out.toString();
-    }
-
-    /** An upper estimate of a text's tokens, as {@link Texts#estimateTokens(String)} makes it. */
-    static int estimateTokens(String text) {
-        return Texts.estimateTokens(text);
     }
 
     /**

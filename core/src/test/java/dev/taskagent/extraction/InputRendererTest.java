@@ -3,6 +3,7 @@ package dev.taskagent.extraction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.extraction.ConversationMessage.Role;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -252,18 +253,9 @@ class InputRendererTest {
                                 + " addressed by its order.)");
         int tokens = 0;
         for (String line : listing) {
-            tokens += InputRenderer.estimateTokens(line) + 1;
+            tokens += Texts.estimateTokens(line) + 1;
         }
         assertThat(tokens).isLessThanOrEqualTo(200);
-    }
-
-    @Test
-    void theTokenEstimateCountsUtf8BytesInThrees() {
-        assertThat(InputRenderer.estimateTokens("")).isZero();
-        assertThat(InputRenderer.estimateTokens("abc")).isEqualTo(1);
-        assertThat(InputRenderer.estimateTokens("abcd")).isEqualTo(2);
-        assertThat(InputRenderer.estimateTokens("日本語")).isEqualTo(3);
-        assertThat(InputRenderer.estimateTokens("😀")).isEqualTo(2);
     }
 
     @Test

@@ -17,4 +17,13 @@ class TextsTest {
         assertThat(Texts.forLog("x\ud800y")).isEqualTo("x\\uD800y");
         assertThat(Texts.forLog(null)).isEqualTo("null");
     }
+
+    @Test
+    void theTokenEstimateCountsUtf8BytesInThrees() {
+        assertThat(Texts.estimateTokens("")).isZero();
+        assertThat(Texts.estimateTokens("abc")).isEqualTo(1);
+        assertThat(Texts.estimateTokens("abcd")).isEqualTo(2);
+        assertThat(Texts.estimateTokens("日本語")).isEqualTo(3);
+        assertThat(Texts.estimateTokens("😀")).isEqualTo(2);
+    }
 }
