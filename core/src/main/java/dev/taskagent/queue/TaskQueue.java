@@ -96,15 +96,15 @@ public final class TaskQueue {
     /** How many expired claims one transaction of {@link #reclaimExpired()} takes back. */
     static final int RECLAIM_BATCH = 500;
 
+    /** How the comment of {@link #cancel} begins; 11 characters. */
+    private static final String CANCELLED_PREFIX = "Cancelled: ";
+
+    /** The longest reason {@link #cancel} takes, so that its comment stays within the store's text limit. */
+    public static final int MAX_CANCEL_REASON = Task.MAX_TEXT_LENGTH - 11;
+
     private final TransactionRunner runner;
     private final String sessionId;
     private final Duration leaseDuration;
-    /** How the comment of {@link #cancel} begins. */
-    private static final String CANCELLED_PREFIX = "Cancelled: ";
-
-    /** The longest reason {@link #cancel} takes: its comment is within the store's text limit. */
-    public static final int MAX_CANCEL_REASON = Task.MAX_TEXT_LENGTH - 11;
-
     private final int maxAttempts;
     private final Toolbox tools;
     private final Toolbox workerTools;
