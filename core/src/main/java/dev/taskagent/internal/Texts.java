@@ -180,4 +180,29 @@ public final class Texts {
         }
         return 3;
     }
+
+    /**
+     * Writes a duration as a person reads it, to the largest two units: {@code 250 ms}, {@code 12 s}, {@code
+     * 3 min 5 s}, {@code 1 h 2 min}, {@code 2 d 3 h}.
+     *
+     * @param duration the duration; not negative
+     * @return the text
+     */
+    public static String duration(java.time.Duration duration) {
+        long millis = duration.toMillis();
+        if (millis < 1_000) {
+            return millis + " ms";
+        }
+        long seconds = duration.toSeconds();
+        long[] sizes = {86_400, 3_600, 60, 1};
+        String[] units = {"d", "h", "min", "s"};
+        for (int unit = 0; unit < sizes.length; unit++) {
+            if (seconds >= sizes[unit]) {
+                String text = seconds / sizes[unit] + " " + units[unit];
+                long rest = unit + 1 < sizes.length ? seconds % sizes[unit] / sizes[unit + 1] : 0;
+                return rest == 0 ? text : text + " " + rest + " " + units[unit + 1];
+            }
+        }
+        throw new AssertionError(duration);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.taskagent.queue;
 
+import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.internal.json.TaskJson.View;
 import dev.taskagent.steps.MarkdownSteps;
@@ -20,6 +21,9 @@ import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -225,6 +229,22 @@ final class QueueTools {
                 .withHints(ToolHints.writing("Hand a task over").idempotent());
     }
 
+    /** Reads a {@code not_before} argument: an ISO-8601 time with its offset, within the schedulable range. */
+    private static Instant notBefore(String text) {
+        Instant time;
+        try {
+            time = OffsetDateTime.parse(text.strip()).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new ToolArgumentException("Argument 'not_before' must be a time with its offset, like"
+                    + " 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00; was '" + Texts.abbreviate(text, 40) + "'.");
+        }
+        if (time.isAfter(Instant.now().plus(NewTask.MAX_SCHEDULE_AHEAD))) {
+            throw new ToolArgumentException("Argument 'not_before' is more than " + NewTask.MAX_SCHEDULE_AHEAD.toDays()
+                    + " days ahead; give a nearer time.");
+        }
+        return time;
+    }
+
     static Tool createTask(TaskQueue queue) {
         return Tool.of(
                         CREATE_TASK,
@@ -237,10 +257,16 @@ final class QueueTools {
                                 .optionalString("created_by", "Your agent name")
                                 .optionalString("steps", "Markdown checklist, one '- [ ] step' per line")
                                 .optionalInteger("parent_id", "The task this one is a subtask of")
-                                .optionalIntegerArray("blocked_by", "Ids of the tasks it waits for")),
+                                .optionalIntegerArray("blocked_by", "Ids of the tasks it waits for")
+                                .optionalString("not_before", "Not claimed before this time, e.g. 2026-12-01T09:00:00Z")
+                                .optionalString(
+                                        "idempotency_key",
+                                        "Any unique key of yours: a retry with the same key creates nothing")),
                         arguments -> {
                             var spec = queue.newTask(arguments.requiredText("description"));
                             graphArguments(arguments, spec);
+                            arguments.optionalString("not_before").ifPresent(text -> spec.notBefore(notBefore(text)));
+                            arguments.optionalName("idempotency_key").ifPresent(spec::idempotencyKey);
                             arguments.optionalInt("priority").ifPresent(spec::priority);
                             arguments.optionalName("assignee").ifPresent(spec::assignee);
                             arguments.optionalName("created_by").ifPresent(spec::createdBy);
@@ -253,7 +279,14 @@ final class QueueTools {
                                 spec.steps(steps);
                             });
                             return refusalAsError(() -> {
-                                Task task = queue.create(spec.build());
+                                TaskQueue.Creation creation = queue.createOnce(spec.build());
+                                Task task = creation.task();
+                                if (!creation.created()) {
+                                    return ToolResult.ok("Task #" + task.id() + " already exists with this"
+                                            + " idempotency_key (status "
+                                            + task.status().wireName()
+                                            + "); nothing was created");
+                                }
                                 return ToolResult.ok("Task #" + task.id() + " created" + waitsFor(task));
                             });
                         })

@@ -2,6 +2,7 @@ package dev.taskagent.queue;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.event.TaskListener;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.observe.TaskObserver;
 import dev.taskagent.store.ReclaimedTask;
@@ -19,6 +20,7 @@ import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskArchivedException;
 import dev.taskagent.task.TaskCompleteException;
+import dev.taskagent.task.TaskExistsException;
 import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotAssignedException;
 import dev.taskagent.task.TaskNotFoundException;
@@ -106,6 +108,7 @@ public final class TaskQueue {
     private final String sessionId;
     private final Duration leaseDuration;
     private final int maxAttempts;
+    private final Backoff backoff;
     private final Toolbox tools;
     private final Toolbox workerTools;
     private final Toolbox graphTools;
@@ -116,6 +119,7 @@ public final class TaskQueue {
         this.sessionId = builder.sessionId;
         this.leaseDuration = builder.leaseDuration;
         this.maxAttempts = builder.maxAttempts;
+        this.backoff = builder.backoff;
         this.observer = builder.observer;
         this.tools = QueueTools.toolbox(this);
         this.workerTools = QueueTools.workerToolbox(this);
@@ -490,9 +494,140 @@ public final class TaskQueue {
     }
 
     /**
+     * Ends an attempt that did not succeed: while the task has attempts left (its own limit, else the queue's
+     * {@linkplain Builder#maxAttempts(int) default}) it goes back to the queue, pending, and waits for the
+     * queue's {@linkplain Builder#backoff(Backoff) backoff} before its next claim; after its last attempt it
+     * fails (a dead letter). The comment says why, with what happens next appended. Publishes {@link
+     * TaskEvent.Released} or {@link TaskEvent.Completed}.
+     *
+     * @param taskId the task
+     * @param agent the agent that claimed it
+     * @param attempt the claim's attempt
+     * @param comment what went wrong; not blank
+     * @return the task after the change
+     * @throws ClaimLostException if the task is no longer running under that agent and attempt
+     * @throws TaskNotFoundException if there is no such task
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task retry(long taskId, String agent, int attempt, String comment) {
+        return retry(taskId, agent, attempt, comment, null);
+    }
+
+    /**
+     * Like {@link #retry(long, String, int, String)}, with the wait before the next attempt given instead of
+     * the queue's backoff: for a failure that says when to try again (a rate limit's retry-after).
+     *
+     * @param taskId the task
+     * @param agent the agent that claimed it
+     * @param attempt the claim's attempt
+     * @param comment what went wrong; not blank
+     * @param retryAfter the wait before the next claim, zero for none, at most {@link NewTask#MAX_SCHEDULE_AHEAD};
+     *     null for the queue's backoff
+     * @return the task after the change
+     * @throws ClaimLostException if the task is no longer running under that agent and attempt
+     * @throws TaskNotFoundException if there is no such task
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task retry(long taskId, String agent, int attempt, String comment, Duration retryAfter) {
+        checkClaim(taskId, agent, attempt);
+        StoreArguments.text(comment, "comment");
+        if (retryAfter != null) {
+            Leases.delay(retryAfter, "retryAfter");
+        }
+        Task done = runner.run((transaction, events) -> {
+            Task current = transaction.findTask(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
+            int limit = Leases.maxAttemptsOf(current, maxAttempts);
+            if (attempt >= limit
+                    && current.status() == TaskStatus.RUNNING
+                    && agent.equals(current.assignee())
+                    && current.attempt() == attempt) {
+                String last = comment + " That was the last of " + limit + " attempts.";
+                Task failed = transaction.complete(taskId, agent, attempt, TaskStatus.FAILED);
+                failed = transaction.addComment(taskId, agent, last);
+                events.add(new TaskEvent.Completed(failed, agent, TaskStatus.FAILED, last));
+                return failed;
+            }
+            Duration wait = retryAfter != null ? retryAfter : backoffAfter(attempt);
+            Task back = transaction.release(taskId, agent, attempt);
+            Task released = delayed(transaction, back, wait);
+            String next = released == back
+                    ? " The task goes back to the queue."
+                    : " The task goes back to the queue and waits " + Texts.duration(wait) + ".";
+            released = transaction.addComment(taskId, agent, comment + next);
+            events.add(new TaskEvent.Released(released, agent, comment + next));
+            return released;
+        });
+        if (done.status() == TaskStatus.FAILED) {
+            observer.taskCompleted(done, agent, TaskStatus.FAILED);
+        }
+        return done;
+    }
+
+    /**
+     * Makes a task wait: no claim hands it out before the store's clock plus {@code delay}; zero makes it
+     * claimable at once. A running task keeps running; the wait applies when it is back in the queue.
+     * Publishes {@link TaskEvent.Updated}.
+     *
+     * @param taskId the task
+     * @param delay how long from now; zero to at most {@link NewTask#MAX_SCHEDULE_AHEAD}
+     * @return the task after the change, its {@link Task#notBefore()} set
+     * @throws TaskNotFoundException if there is no such task
+     * @throws TaskCompleteException if the task ended
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Task delay(long taskId, Duration delay) {
+        StoreArguments.taskId(taskId);
+        Leases.delay(delay, "delay");
+        return runner.run((transaction, events) -> {
+            Task delayed = transaction.delay(taskId, delay);
+            events.add(new TaskEvent.Updated(delayed));
+            return delayed;
+        });
+    }
+
+    /**
+     * Tells how long until the soonest of an agent's ready tasks that wait for a time may be claimed, on the
+     * store's clock: what an idle worker sleeps (see {@link TaskWorker}).
+     *
+     * @param agent the agent
+     * @return the wait; empty when none of its ready tasks waits for a time
+     * @throws IllegalArgumentException if {@code agent} is blank or too long
+     * @throws TaskStoreException if the store fails
+     */
+    public Optional<Duration> untilNextScheduled(String agent) {
+        StoreArguments.name(agent, "agent");
+        return store().inTransaction(transaction -> transaction.untilNextScheduled(agent));
+    }
+
+    /**
+     * Makes a task that is back in the queue wait; a store that cannot schedule (a store of your own written
+     * before scheduling existed) leaves it claimable at once.
+     */
+    private static Task delayed(TaskTransaction transaction, Task task, Duration wait) {
+        if (wait.isZero()) {
+            return task;
+        }
+        try {
+            return transaction.delay(task.id(), wait);
+        } catch (UnsupportedOperationException e) {
+            return task;
+        }
+    }
+
+    /** The queue's backoff after an attempt, checked. */
+    private Duration backoffAfter(int attempt) {
+        return Leases.delay(backoff.delay(attempt), "the backoff's delay");
+    }
+
+    /**
      * Takes back every running task whose lease expired: pending again while it has attempts left
      * (its own limit, else the queue's {@linkplain Builder#maxAttempts(int) default}), failed otherwise,
-     * each with a comment that says so; publishes {@link TaskEvent.LeaseExpired} for each. Works in
+     * each with a comment that says so; a task that goes back waits for the queue's {@linkplain
+     * Builder#backoff(Backoff) backoff} before its next claim. Publishes {@link TaskEvent.LeaseExpired} for
+     * each. Works in
      * batches of {@value #RECLAIM_BATCH}, one transaction each. Safe to run from many threads and
      * processes at once: each expired claim is taken back exactly once, and a task completed or renewed
      * meanwhile is never touched. A {@link LeaseReaper} runs it on a schedule.
@@ -504,8 +639,16 @@ public final class TaskQueue {
         List<ReclaimedTask> all = new ArrayList<>();
         while (true) {
             List<ReclaimedTask> batch = runner.run((transaction, events) -> {
-                List<ReclaimedTask> reclaimed = transaction.reclaimExpired(maxAttempts, RECLAIM_BATCH);
-                reclaimed.forEach(task -> events.add(new TaskEvent.LeaseExpired(task.task(), task.expiredAttempt())));
+                List<ReclaimedTask> reclaimed = new ArrayList<>();
+                for (ReclaimedTask task : transaction.reclaimExpired(maxAttempts, RECLAIM_BATCH)) {
+                    if (task.outcome() == ReclaimedTask.Outcome.REQUEUED) {
+                        Duration wait = backoffAfter(task.expiredAttempt());
+                        task = new ReclaimedTask(
+                                delayed(transaction, task.task(), wait), task.expiredAttempt(), task.outcome());
+                    }
+                    events.add(new TaskEvent.LeaseExpired(task.task(), task.expiredAttempt()));
+                    reclaimed.add(task);
+                }
                 return reclaimed;
             });
             all.addAll(batch);
@@ -621,13 +764,53 @@ public final class TaskQueue {
      * @throws TaskStoreException if the store fails (nothing was written)
      */
     public Task create(NewTask task) {
+        return createOnce(task).task();
+    }
+
+    /**
+     * Creates a task as {@link #create(NewTask)} does, and tells whether it did: a task whose {@linkplain
+     * NewTask.Builder#idempotencyKey(String) idempotency key} a task of the store already holds (a create
+     * retried after a lost reply, the same request from another process) is not created again; the answer is
+     * that task, as it is now, and nothing is written or published.
+     *
+     * @param task what to create
+     * @return the task and whether this call created it
+     * @throws NullPointerException if {@code task} is null
+     * @throws TaskNotFoundException if the parent or a blocker does not exist
+     * @throws TaskStoreException if the store fails (nothing was written)
+     */
+    public Creation createOnce(NewTask task) {
         Objects.requireNonNull(task, "task");
         NewTask spec = withDefaults(task, task.parentId(), task.blockedBy());
-        return runner.run((transaction, events) -> {
-            Task created = transaction.appendTask(spec);
-            events.add(new TaskEvent.Created(created));
-            return created;
-        });
+        try {
+            return new Creation(
+                    runner.run((transaction, events) -> {
+                        Task created = transaction.appendTask(spec);
+                        events.add(new TaskEvent.Created(created));
+                        return created;
+                    }),
+                    true);
+        } catch (TaskExistsException e) {
+            return new Creation(e.existing(), false);
+        }
+    }
+
+    /**
+     * What {@link #createOnce(NewTask)} did.
+     *
+     * @param task the task created, or the one that already held the idempotency key
+     * @param created true when this call created the task; false when the key's task existed
+     */
+    public record Creation(Task task, boolean created) {
+        /**
+         * Checks the task.
+         *
+         * @param task the task; not null
+         * @param created whether the call created it
+         */
+        public Creation {
+            Objects.requireNonNull(task, "task");
+        }
     }
 
     /**
@@ -1107,7 +1290,9 @@ public final class TaskQueue {
                 parentId,
                 blockedBy,
                 task.tags(),
-                task.metadata());
+                task.metadata(),
+                task.notBefore(),
+                task.idempotencyKey());
     }
 
     /**
@@ -1173,6 +1358,7 @@ public final class TaskQueue {
         private Duration leaseDuration = DEFAULT_LEASE;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
         private TaskObserver observer = TaskObserver.none();
+        private Backoff backoff = Backoff.DEFAULT;
 
         private Builder(TaskStore store) {
             this.store = Objects.requireNonNull(store, "store");
@@ -1218,6 +1404,21 @@ public final class TaskQueue {
          */
         public Builder maxAttempts(int value) {
             maxAttempts = Leases.maxAttempts(value);
+            return this;
+        }
+
+        /**
+         * Sets how long a task waits before its next attempt after one that did not succeed while attempts
+         * remain: a {@link TaskQueue#retry(long, String, int, String) retry}, an expired lease taken back by
+         * {@link TaskQueue#reclaimExpired()}, a {@link TaskWorker} handler that threw.
+         *
+         * @param value the policy; default {@link Backoff#DEFAULT} (10 s, doubling, at most 1 h, with jitter);
+         *     {@link Backoff#none()} for no wait
+         * @return this builder
+         * @throws NullPointerException if {@code value} is null
+         */
+        public Builder backoff(Backoff value) {
+            backoff = Objects.requireNonNull(value, "backoff");
             return this;
         }
 

@@ -7,7 +7,6 @@ import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Task;
-import dev.taskagent.task.TaskStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,14 +51,17 @@ import org.slf4j.LoggerFactory;
  *       two transactions per batch instead of two per task. A task claimed ahead waits at most until a thread
  *       frees up; its lease is renewed meanwhile, and closing the worker releases it at once.
  *   <li><b>Outcomes.</b> A handler that returns completes the task with success. One that throws ends the
- *       attempt: the task is released with a comment naming the exception while it has attempts left (its
- *       own limit, else the queue's), and completed as failed, a dead letter, after its last.
+ *       attempt ({@link TaskQueue#retry(long, String, int, String)}): the task goes back to the queue with a
+ *       comment naming the exception while it has attempts left (its own limit, else the queue's) and waits for
+ *       the queue's {@linkplain TaskQueue.Builder#backoff(Backoff) backoff}; after its last it fails, a dead
+ *       letter.
  *   <li><b>Leases.</b> While a handler runs, the worker renews its claim every third of the queue's lease.
  *       If the claim is lost (the lease expired during a pause and another worker took the task, or it was
  *       moved), the handler's thread is interrupted and its outcome is not written: the newer claim stands.
  *   <li><b>Waking.</b> An idle worker follows the store's event feed and claims again as soon as a task is
  *       created, released, moved or taken back anywhere, in any process; it also tries every {@linkplain
- *       Builder#pollInterval(Duration) poll interval} in case it missed one.
+ *       Builder#pollInterval(Duration) poll interval} in case it missed one, or sooner when one of its
+ *       tasks waits for a time ({@link Task#notBefore()}, a backoff): it wakes when that time comes.
  *   <li><b>Stopping.</b> {@link #close()} stops claiming, releases the tasks claimed ahead at once, and waits
  *       up to the {@linkplain Builder#drainTimeout(Duration) drain timeout} for running handlers and the
  *       writes of their outcomes; the claims of those still running then are released with a comment, and
@@ -274,12 +276,12 @@ public final class TaskWorker implements AutoCloseable {
             // Claim when a thread is idle, or when half the room is free: not for every claim that ends, so that
             // a busy worker claims in batches.
             if (holding >= concurrency && room < maxHeld / 2) {
-                waitForWork(seen);
+                waitForWork(seen, pollInterval.toMillis());
                 continue;
             }
             List<Task> claimed = claimQuietly(room);
             if (claimed.isEmpty()) {
-                waitForWork(seen);
+                waitForWork(seen, untilNextScheduled());
                 continue;
             }
             for (Task task : claimed) {
@@ -317,12 +319,28 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
-    /** Waits for new work or a freed claim since {@code seen}, for the poll interval, or for close(). */
-    private void waitForWork(long seen) {
+    /**
+     * How long an idle worker waits before it claims again: the poll interval, or less when a task of its
+     * queue becomes claimable sooner (its not-before time), so that scheduled work starts on time.
+     */
+    private long untilNextScheduled() {
+        long poll = pollInterval.toMillis();
+        try {
+            return queue.untilNextScheduled(agent)
+                    // a millisecond late rather than early: the claim compares with the store's clock
+                    .map(wait -> Math.min(poll, wait.toMillis() + 1))
+                    .orElse(poll);
+        } catch (RuntimeException e) { // no scheduling in this store, or it is down: the claim will tell
+            return poll;
+        }
+    }
+
+    /** Waits for new work or a freed claim since {@code seen}, for {@code millis}, or for close(). */
+    private void waitForWork(long seen, long millis) {
         synchronized (idle) {
             if (wakeUps == seen && !closed.get()) {
                 try {
-                    idle.wait(pollInterval.toMillis());
+                    idle.wait(millis);
                 } catch (InterruptedException e) {
                     // the loop looks at closed
                 }
@@ -401,18 +419,11 @@ public final class TaskWorker implements AutoCloseable {
 
     private void fail(Task task, Throwable failure) {
         try {
-            int maxAttempts = task.maxAttempts() > 0 ? task.maxAttempts() : queue.maxAttempts();
-            String what = "Attempt " + task.attempt() + " failed: " + describe(failure);
-            if (task.attempt() >= maxAttempts) {
-                queue.complete(
-                        task.id(),
-                        agent,
-                        task.attempt(),
-                        TaskStatus.FAILED,
-                        what + ". That was the last of " + maxAttempts + " attempts.");
-            } else {
-                queue.release(task.id(), agent, task.attempt(), what + ". The task goes back to the queue.");
-            }
+            queue.retry(
+                    task.id(),
+                    agent,
+                    task.attempt(),
+                    "Attempt " + task.attempt() + " failed: " + describe(failure) + ".");
         } catch (ClaimLostException e) {
             lostWhileHandling(task);
         } catch (RuntimeException e) {
@@ -459,7 +470,8 @@ public final class TaskWorker implements AutoCloseable {
             } else if (writerStopping) {
                 return;
             } else {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
+                // Every success queued and close() unpark this thread; a permit given before the park ends it at once.
+                LockSupport.park(this);
             }
         }
     }

@@ -68,6 +68,10 @@ import java.util.Optional;
  *   <li>TS-3.5 Ids are positive and unique across all sessions of the store; orders of a session stay
  *       contiguous 1..N after any sequence of inserts, also when transactions insert into one session
  *       concurrently.
+ *   <li>TS-3.6 A spec with an idempotency key that a task of the store holds, in any session, is refused with
+ *       {@link dev.taskagent.task.TaskExistsException} carrying that task as a read returns it; nothing is
+ *       written and the unit of work goes on. Of concurrent inserts with one key, in one process or many,
+ *       exactly one creates a task and the others are refused so. Keys compare exactly (case included).
  * </ul>
  *
  * <p><b>TS-4 Updating</b>
@@ -178,6 +182,16 @@ import java.util.Optional;
  *       other listed task as it was (a lost claim, a missing task, a success over unfinished subtasks),
  *       missing from its result; more than {@link #MAX_CLAIM_BATCH} claims throw {@link
  *       IllegalArgumentException} and write nothing.
+ *   <li>TS-9.7 A task created with a not-before time keeps it (to the microsecond) and reads show it; no
+ *       claim ({@code claimNext}, {@code claimUpTo}) hands it out while that time is ahead of the store's clock
+ *       ("now" as in TS-9.1), and the claim after it has passed does, in the usual order (TS-7.1). A time that
+ *       has passed makes it claimable at once.
+ *   <li>TS-9.8 {@code delay(task, d)} sets the not-before time to now plus {@code d} (none for zero) and
+ *       changes nothing else but the version and update time; a task that ended is refused with {@link
+ *       dev.taskagent.task.TaskCompleteException}, a negative or too long delay with {@link
+ *       IllegalArgumentException}; nothing is written then.
+ *   <li>TS-9.9 {@code untilNextScheduled(agent)} is the time from now to the earliest not-before time still
+ *       ahead among the agent's pending, non-archived, unblocked tasks; empty when there is none.
  * </ul>
  *
  * <p><b>TS-10 The event feed</b> ({@link #eventFeed()}: every committed change, readable from every process)

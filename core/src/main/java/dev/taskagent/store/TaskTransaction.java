@@ -102,6 +102,8 @@ public interface TaskTransaction {
      * @param afterOrder 0 to insert at the start; at or past the end to append
      * @return the new task
      * @throws IllegalArgumentException if {@code afterOrder} is negative
+     * @throws dev.taskagent.task.TaskExistsException if the spec has an idempotency key that a task of the store
+     *     holds (TS-3.6); nothing written, the unit of work stays usable
      */
     Task insertTask(NewTask task, int afterOrder);
 
@@ -343,6 +345,41 @@ public interface TaskTransaction {
      */
     default List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
         throw leasesUnsupported("reclaimExpired");
+    }
+
+    /**
+     * Sets when a task may next be claimed: its {@linkplain Task#notBefore() not-before time} becomes the
+     * store's clock plus {@code delay}, or none for a zero delay (TS-9.8). The task keeps its status; a
+     * pending task is not handed out by a claim before then, a running one not after it is released or taken
+     * back (until then). A queue's retry sets it after an attempt that did not succeed (its backoff).
+     *
+     * @param taskId the task
+     * @param delay how long from now; zero clears the not-before time
+     * @return the task after the change
+     * @throws IllegalArgumentException if {@code delay} is negative or longer than {@link
+     *     dev.taskagent.task.NewTask#MAX_SCHEDULE_AHEAD}; nothing written
+     * @throws TaskNotFoundException if there is no such task
+     * @throws dev.taskagent.task.TaskCompleteException if the task ended (success, failed or cancelled); nothing
+     *     written
+     * @throws UnsupportedOperationException if the store does not implement leases
+     */
+    default Task delay(long taskId, Duration delay) {
+        throw leasesUnsupported("delay");
+    }
+
+    /**
+     * Tells how long until the soonest of an agent's waiting tasks may be claimed: among its pending,
+     * non-archived tasks whose blockers all succeeded, the earliest {@linkplain Task#notBefore() not-before
+     * time} still ahead, as a duration from the store's clock (TS-9.9). A worker that found nothing to claim
+     * sleeps that long, so that a scheduled task is picked up on time without polling.
+     *
+     * @param assignee the agent
+     * @return the wait; empty when no such task waits for a time
+     * @throws IllegalArgumentException if {@code assignee} is blank or too long
+     * @throws UnsupportedOperationException if the store does not implement leases
+     */
+    default Optional<Duration> untilNextScheduled(String assignee) {
+        throw leasesUnsupported("untilNextScheduled");
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.taskagent.task;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,6 +23,10 @@ import java.util.Objects;
  * @param blockedBy the tasks this one depends on: it is claimed only after each ended in success
  * @param tags short labels for filtering (see {@link TextLimits#checkTags(java.util.List)})
  * @param metadata the caller's own JSON object, kept verbatim, or null
+ * @param notBefore the time before which no claim hands the task out (compared with the store's clock), or
+ *     null to make it claimable as soon as it is ready
+ * @param idempotencyKey a key of the caller's that makes the create happen once: a second create with the
+ *     same key, from any process, returns the first task and writes nothing; or null
  */
 public record NewTask(
         String sessionId,
@@ -32,10 +39,18 @@ public record NewTask(
         long parentId,
         List<Long> blockedBy,
         List<String> tags,
-        String metadata) {
+        String metadata,
+        Instant notBefore,
+        String idempotencyKey) {
 
     /** The highest {@link #maxAttempts()} a task may have. */
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
+
+    /**
+     * How far ahead a {@linkplain #notBefore() not-before time} may lie: 3,660 days (ten years) after the
+     * moment the spec is built. A later time is refused as a mistake.
+     */
+    public static final Duration MAX_SCHEDULE_AHEAD = Duration.ofDays(3660);
 
     /**
      * Checks the invariants. Every text must be free of NUL characters and unpaired surrogates, which stores
@@ -54,6 +69,11 @@ public record NewTask(
      * @param blockedBy the blockers' ids; not null, positive, none twice; stored sorted
      * @param tags the tags; not null; checked by {@link TextLimits#checkTags(List)}
      * @param metadata a JSON object of at most {@link Task#MAX_METADATA_LENGTH} characters, or null
+     * @param notBefore the time before which no claim hands the task out, or null; at most {@link
+     *     #MAX_SCHEDULE_AHEAD} from now; kept to the microsecond (as stores keep it); a time before 1970 is
+     *     the same as none
+     * @param idempotencyKey the caller's key, or null; when given, not blank, at most {@link Task#MAX_ID_LENGTH}
+     *     characters, without control characters
      */
     public NewTask {
         Checks.sessionId(sessionId);
@@ -73,6 +93,51 @@ public record NewTask(
         blockedBy = TextLimits.checkBlockers(blockedBy);
         tags = TextLimits.checkTags(tags);
         TextLimits.checkMetadata(metadata);
+        notBefore = checkNotBefore(notBefore);
+        Checks.optionalName(idempotencyKey, "idempotencyKey");
+    }
+
+    /**
+     * A task without a not-before time or idempotency key: the fields before scheduling.
+     *
+     * @param sessionId the session
+     * @param description the user's words
+     * @param priority higher is claimed first
+     * @param assignee the agent, or null
+     * @param createdBy the creator, or null
+     * @param steps a Markdown checklist, or null
+     * @param maxAttempts 1..{@value #MAX_ATTEMPTS_LIMIT}, or 0 for the queue's default
+     * @param parentId the parent task's id, or 0 for none
+     * @param blockedBy the blockers' ids
+     * @param tags the tags
+     * @param metadata a JSON object, or null
+     */
+    public NewTask(
+            String sessionId,
+            String description,
+            int priority,
+            String assignee,
+            String createdBy,
+            String steps,
+            int maxAttempts,
+            long parentId,
+            List<Long> blockedBy,
+            List<String> tags,
+            String metadata) {
+        this(
+                sessionId,
+                description,
+                priority,
+                assignee,
+                createdBy,
+                steps,
+                maxAttempts,
+                parentId,
+                blockedBy,
+                tags,
+                metadata,
+                null,
+                null);
     }
 
     /**
@@ -94,7 +159,32 @@ public record NewTask(
             String createdBy,
             String steps,
             int maxAttempts) {
-        this(sessionId, description, priority, assignee, createdBy, steps, maxAttempts, 0, List.of(), List.of(), null);
+        this(
+                sessionId,
+                description,
+                priority,
+                assignee,
+                createdBy,
+                steps,
+                maxAttempts,
+                0,
+                List.of(),
+                List.of(),
+                null,
+                null,
+                null);
+    }
+
+    private static Instant checkNotBefore(Instant value) {
+        if (value == null || value.isBefore(Instant.EPOCH)) {
+            return null;
+        }
+        Instant latest = Instant.now().plus(MAX_SCHEDULE_AHEAD);
+        if (value.isAfter(latest)) {
+            throw new IllegalArgumentException("notBefore must be at most " + MAX_SCHEDULE_AHEAD.toDays()
+                    + " days ahead (until " + latest.truncatedTo(ChronoUnit.SECONDS) + "), was " + value);
+        }
+        return value.truncatedTo(ChronoUnit.MICROS);
     }
 
     private static int checkMaxAttempts(int value) {
@@ -140,6 +230,8 @@ public record NewTask(
         private List<Long> blockedBy = List.of();
         private List<String> tags = List.of();
         private String metadata;
+        private Instant notBefore;
+        private String idempotencyKey;
 
         private Builder(String sessionId, String description) {
             this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
@@ -279,6 +371,34 @@ public record NewTask(
         }
 
         /**
+         * Makes the task wait: no claim hands it out before this time, compared with the store's clock (a
+         * database store's, not this JVM's). A time that has passed makes it claimable at once.
+         *
+         * @param value the time, or null for none; at most {@link #MAX_SCHEDULE_AHEAD} from now
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} lies further ahead
+         */
+        public Builder notBefore(Instant value) {
+            notBefore = checkNotBefore(value);
+            return this;
+        }
+
+        /**
+         * Makes the create happen once: while a task created with this key exists, another create with it (a
+         * retry after a lost reply, from any process) returns that task and writes nothing. The key is the
+         * caller's, e.g. the id of the request or order the task is for; keys are unique across the store.
+         *
+         * @param value the key, or null for none; not blank, at most {@link Task#MAX_ID_LENGTH} characters,
+         *     without control characters
+         * @return this builder
+         * @throws IllegalArgumentException if {@code value} is blank, too long or holds a control character
+         */
+        public Builder idempotencyKey(String value) {
+            idempotencyKey = Checks.optionalName(value, "idempotencyKey");
+            return this;
+        }
+
+        /**
          * Builds the spec.
          *
          * @return the spec
@@ -296,7 +416,9 @@ public record NewTask(
                     parentId,
                     blockedBy,
                     tags,
-                    metadata);
+                    metadata,
+                    notBefore,
+                    idempotencyKey);
         }
     }
 }

@@ -48,6 +48,9 @@ import java.util.Objects;
  * @param openBlockers how many of {@link #blockedBy()} have not (yet) ended in success
  * @param tags short labels for filtering, sorted, each at most {@link #MAX_TAG_LENGTH} characters
  * @param metadata the caller's own JSON object, kept verbatim and never interpreted, or null when none
+ * @param notBefore the time (on the store's clock) before which no claim hands the task out, or null when
+ *     it may be claimed as soon as it is ready; set when the task is created for later, and by a retry's
+ *     backoff
  */
 public record Task(
         long id,
@@ -77,7 +80,8 @@ public record Task(
         List<Long> blockedBy,
         int openBlockers,
         List<String> tags,
-        String metadata) {
+        String metadata,
+        Instant notBefore) {
 
     /** The longest session id, agent name or message id, in characters. */
     public static final int MAX_ID_LENGTH = 255;
@@ -128,6 +132,7 @@ public record Task(
      * @param openBlockers how many blockers have not ended in success; 0..{@code blockedBy.size()}
      * @param tags short labels; not null, copied and sorted
      * @param metadata the caller's JSON object text, or null
+     * @param notBefore the time before which no claim hands the task out, or null for none
      */
     public Task {
         if (id <= 0) {
@@ -183,6 +188,17 @@ public record Task(
      */
     public boolean isReady() {
         return status == TaskStatus.PENDING && !archived && openBlockers == 0;
+    }
+
+    /**
+     * Tells whether the task waits for its {@linkplain #notBefore() not-before time} at a given time: a
+     * claim does not hand it out before then, even when it is otherwise {@linkplain #isReady() ready}.
+     *
+     * @param now the time to compare with (the store's clock decides claims)
+     * @return true when the task has a not-before time after {@code now}
+     */
+    public boolean isScheduledAfter(Instant now) {
+        return notBefore != null && notBefore.isAfter(now);
     }
 
     /**

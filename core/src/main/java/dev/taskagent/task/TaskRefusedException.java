@@ -17,7 +17,8 @@ public abstract sealed class TaskRefusedException extends TaskAgentException
                 TaskCompleteException,
                 TaskArchivedException,
                 ClaimLostException,
-                TaskGraphException {
+                TaskGraphException,
+                TaskExistsException {
     private static final long serialVersionUID = 1L;
 
     /** The id of the task the operation was refused for. */

@@ -26,4 +26,15 @@ class TextsTest {
         assertThat(Texts.estimateTokens("日本語")).isEqualTo(3);
         assertThat(Texts.estimateTokens("😀")).isEqualTo(2);
     }
+
+    @Test
+    void aDurationIsWrittenInItsTwoLargestUnits() {
+        assertThat(Texts.duration(java.time.Duration.ofMillis(250))).isEqualTo("250 ms");
+        assertThat(Texts.duration(java.time.Duration.ofSeconds(12))).isEqualTo("12 s");
+        assertThat(Texts.duration(java.time.Duration.ofSeconds(185))).isEqualTo("3 min 5 s");
+        assertThat(Texts.duration(java.time.Duration.ofMinutes(10))).isEqualTo("10 min");
+        assertThat(Texts.duration(java.time.Duration.ofMinutes(62).plusSeconds(9)))
+                .isEqualTo("1 h 2 min");
+        assertThat(Texts.duration(java.time.Duration.ofHours(51))).isEqualTo("2 d 3 h");
+    }
 }

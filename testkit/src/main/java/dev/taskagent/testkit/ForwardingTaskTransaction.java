@@ -134,6 +134,16 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     }
 
     @Override
+    public Task delay(long taskId, Duration delay) {
+        return delegate.delay(taskId, delay);
+    }
+
+    @Override
+    public Optional<Duration> untilNextScheduled(String assignee) {
+        return delegate.untilNextScheduled(assignee);
+    }
+
+    @Override
     public Task complete(long taskId, String agent, int attempt, TaskStatus outcome, boolean evenWithOpenChildren) {
         return delegate.complete(taskId, agent, attempt, outcome, evenWithOpenChildren);
     }

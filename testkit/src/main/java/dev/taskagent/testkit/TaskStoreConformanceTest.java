@@ -28,6 +28,8 @@ import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskCompleteException;
+import dev.taskagent.task.TaskExistsException;
 import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
@@ -35,6 +37,7 @@ import dev.taskagent.task.TaskUpdate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -1088,6 +1091,80 @@ public abstract class TaskStoreConformanceTest {
         List<String> expected = new ArrayList<>(List.of("seed 1", "seed 2"));
         inserted.forEach(expected::addAll);
         assertThat(descriptions(tasks)).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    @Test
+    void ts36_aCreateWithAKeyATaskHoldsIsRefusedWithThatTaskAndWritesNothing() {
+        String session = session("idempotent");
+        String otherSession = session("idempotent-other");
+        String key = "order-" + RUN_ID + "-" + NAME_SEQUENCE.incrementAndGet();
+        Task first = append(
+                NewTask.builder(session, "Ship order").idempotencyKey(key).build());
+
+        for (String target : List.of(session, otherSession)) {
+            Throwable refused = catchThrowable(
+                    () -> store.inTransaction(tx -> tx.appendTask(NewTask.builder(target, "Ship order again")
+                            .idempotencyKey(key)
+                            .build())));
+            assertThat(refused)
+                    .as("a second create with the key, in session %s", target)
+                    .isInstanceOf(TaskExistsException.class)
+                    .hasMessage("Task " + first.id() + " already exists with idempotency key '" + key
+                            + "'; nothing was written");
+            assertThat(((TaskExistsException) refused).existing()).isEqualTo(find(first.id()));
+        }
+        assertThat(descriptions(store.listTasks(session))).containsExactly("Ship order");
+        assertThat(store.listTasks(otherSession)).isEmpty();
+
+        // The unit of work goes on after the refusal; keys compare exactly.
+        Task upperCase = store.inTransaction(tx -> {
+            assertThatThrownBy(() -> tx.appendTask(NewTask.builder(session, "again")
+                            .idempotencyKey(key)
+                            .build()))
+                    .isInstanceOf(TaskExistsException.class);
+            return tx.appendTask(NewTask.builder(session, "Ship another order")
+                    .idempotencyKey(key.toUpperCase(Locale.ROOT))
+                    .build());
+        });
+        assertThat(upperCase.id()).isNotEqualTo(first.id());
+        assertThat(descriptions(store.listTasks(session))).containsExactly("Ship order", "Ship another order");
+        assertThatThrownBy(() -> NewTask.builder(session, "x").idempotencyKey(" "))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> NewTask.builder(session, "x").idempotencyKey("k".repeat(Task.MAX_ID_LENGTH + 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void ts36_concurrentCreatesWithOneKeyCreateExactlyOneTask() {
+        for (int round = 1; round <= 3; round++) {
+            String key = "request-" + RUN_ID + "-" + NAME_SEQUENCE.incrementAndGet();
+            // Half of the creators in one session (serialised by its order numbers), half in sessions of their own.
+            String shared = session("idempotent-race");
+            List<Object> outcomes = KitThreads.runTogether(6, "idempotent-create", DEADLINE, worker -> {
+                String target = worker % 2 == 0 ? shared : session("idempotent-race-" + worker);
+                try {
+                    return store.inTransaction(tx -> tx.appendTask(NewTask.builder(target, "create " + worker)
+                            .idempotencyKey(key)
+                            .build()));
+                } catch (TaskExistsException e) {
+                    return e;
+                }
+            });
+            List<Task> created = outcomes.stream()
+                    .filter(Task.class::isInstance)
+                    .map(Task.class::cast)
+                    .toList();
+            assertThat(created)
+                    .as("round %d: tasks created with one key", round)
+                    .hasSize(1);
+            assertThat(outcomes.stream()
+                            .filter(TaskExistsException.class::isInstance)
+                            .map(outcome ->
+                                    ((TaskExistsException) outcome).existing().id()))
+                    .as("round %d: every other create names the one task", round)
+                    .hasSize(5)
+                    .containsOnly(created.get(0).id());
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -2755,6 +2832,153 @@ public abstract class TaskStoreConformanceTest {
         assertThatThrownBy(() -> store.claimNext(agent, null)).isInstanceOf(NullPointerException.class);
         assertThat(catchThrowable(() -> NewTask.builder(session, "x").maxAttempts(0)))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void ts97_aTaskWaitsForItsNotBeforeTimeThenIsClaimedInOrder() {
+        String agent = agent("not-before");
+        String session = session("not-before");
+        // Ahead of (and behind) both the kit's clock and the database's, whichever the store uses.
+        Instant ahead =
+                latest(clock.instant(), Instant.now()).plus(Duration.ofHours(1)).plusNanos(123_456_789);
+        Instant passed = earliest(clock.instant(), Instant.now()).minus(Duration.ofHours(1));
+        Task waiting = append(NewTask.builder(session, "waits an hour")
+                .assignee(agent)
+                .priority(3)
+                .notBefore(ahead)
+                .build());
+        Task due = append(NewTask.builder(session, "was due an hour ago")
+                .assignee(agent)
+                .priority(2)
+                .notBefore(passed)
+                .build());
+        Task plain = append(
+                NewTask.builder(session, "no time").assignee(agent).priority(1).build());
+
+        assertThat(find(waiting.id()).notBefore())
+                .as("kept to the microsecond")
+                .isEqualTo(ahead.truncatedTo(ChronoUnit.MICROS));
+        assertThat(find(due.id()).notBefore()).isEqualTo(passed);
+        assertThat(find(plain.id()).notBefore()).isNull();
+        assertThat(store.claimNext(agent, LEASE)).map(Task::id).contains(due.id());
+        assertThat(store.claimUpTo(agent, LEASE, 5)).extracting(Task::id).containsExactly(plain.id());
+        assertThat(store.claimNext(agent, LEASE)).as("the task that waits").isEmpty();
+        assertThat(store.claimUpTo(agent, LEASE, 5)).isEmpty();
+
+        store.inTransaction(tx -> tx.delay(waiting.id(), Duration.ZERO));
+        assertThat(store.claimNext(agent, LEASE)).map(Task::id).contains(waiting.id());
+    }
+
+    @Test
+    void ts98_delayMakesATaskWaitAndZeroMakesItClaimableAgain() {
+        String agent = agent("delay");
+        String session = session("delay");
+        Task task = append(
+                NewTask.builder(session, "delayed").assignee(agent).priority(1).build());
+        Task reference =
+                append(NewTask.builder(session, "reference").assignee(agent).build());
+
+        Task delayed = store.inTransaction(tx -> tx.delay(task.id(), Duration.ofHours(1)));
+        Task claimedReference = store.claimNext(agent, Duration.ofHours(1)).orElseThrow();
+
+        assertThat(claimedReference.id())
+                .as("the delayed task is not claimed although it comes first")
+                .isEqualTo(reference.id());
+        assertThat(Duration.between(claimedReference.leaseExpiresAt(), delayed.notBefore()))
+                .as("an hour's delay ends with an hour's lease taken at the same time, on the store's clock")
+                .isBetween(CLOCK_SLACK.negated(), CLOCK_SLACK);
+        assertThat(delayed)
+                .isEqualTo(TaskBuilder.from(task)
+                        .notBefore(delayed.notBefore())
+                        .version(task.version() + 1)
+                        .updatedAt(delayed.updatedAt())
+                        .build());
+        assertThat(find(task.id())).isEqualTo(delayed);
+        assertThat(store.claimNext(agent, LEASE)).isEmpty();
+
+        Task cleared = store.inTransaction(tx -> tx.delay(task.id(), Duration.ZERO));
+        assertThat(cleared.notBefore()).isNull();
+        assertThat(store.claimNext(agent, LEASE)).map(Task::id).contains(task.id());
+
+        Task shortly =
+                append(NewTask.builder(session, "shortly").assignee(agent).build());
+        store.inTransaction(tx -> tx.delay(shortly.id(), SHORT_LEASE));
+        assertThat(store.claimNext(agent, LEASE)).as("before its time").isEmpty();
+        letLeasesExpire(SHORT_LEASE);
+        assertThat(store.claimNext(agent, LEASE))
+                .as("after its time")
+                .map(Task::id)
+                .contains(shortly.id());
+    }
+
+    @Test
+    void ts98_delayOfAnEndedTaskOrOutOfRangeIsRefusedAndWritesNothing() {
+        String agent = agent("bad-delay");
+        String session = session("bad-delay");
+        Task task = append(NewTask.builder(session, "task").assignee(agent).build());
+        long id = task.id();
+        Map<String, Call> calls = new LinkedHashMap<>();
+        calls.put("delay(id, -1 s)", tx -> tx.delay(id, Duration.ofSeconds(-1)));
+        calls.put("delay(id, 11 years)", tx -> tx.delay(id, NewTask.MAX_SCHEDULE_AHEAD.plus(Duration.ofDays(366))));
+        assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
+        assertThatThrownBy(() -> store.inTransaction(tx -> tx.delay(UNKNOWN_ID, Duration.ofSeconds(1))))
+                .isInstanceOf(TaskNotFoundException.class);
+
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+        Task done = store.inTransaction(tx -> tx.complete(id, agent, claimed.attempt(), TaskStatus.SUCCESS));
+        assertThatThrownBy(() -> store.inTransaction(tx -> tx.delay(id, Duration.ofMinutes(1))))
+                .isInstanceOf(TaskCompleteException.class)
+                .hasMessageContaining("Task " + id);
+        assertThat(find(id)).isEqualTo(done);
+        assertThatThrownBy(() -> NewTask.builder(session, "too late")
+                        .notBefore(
+                                Instant.now().plus(NewTask.MAX_SCHEDULE_AHEAD).plus(Duration.ofDays(2))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("notBefore");
+    }
+
+    @Test
+    void ts99_untilNextScheduledTellsTheWaitOfTheSoonestWaitingTask() {
+        String agent = agent("next-scheduled");
+        String other = agent("next-scheduled-other");
+        String session = session("next-scheduled");
+        assertThat(untilNextScheduled(agent)).isEmpty();
+        Task inAnHour =
+                append(NewTask.builder(session, "in an hour").assignee(agent).build());
+        Task inTwoHours =
+                append(NewTask.builder(session, "in two hours").assignee(agent).build());
+        Task archived =
+                append(NewTask.builder(session, "archived").assignee(agent).build());
+        Task others = append(
+                NewTask.builder(session, "another agent's").assignee(other).build());
+        append(NewTask.builder(session, "ready now").assignee(agent).build());
+        store.inTransaction(tx -> {
+            tx.delay(inAnHour.id(), Duration.ofHours(1));
+            tx.delay(inTwoHours.id(), Duration.ofHours(2));
+            tx.delay(archived.id(), Duration.ofMinutes(10));
+            tx.updateTask(TaskUpdate.of(archived.id()).archived(true).build());
+            return tx.delay(others.id(), Duration.ofMinutes(5));
+        });
+
+        assertThat(untilNextScheduled(agent)).hasValueSatisfying(wait -> assertThat(wait)
+                .isBetween(Duration.ofHours(1).minus(CLOCK_SLACK), Duration.ofHours(1)));
+        store.inTransaction(tx -> tx.delay(inAnHour.id(), Duration.ZERO));
+        assertThat(untilNextScheduled(agent)).hasValueSatisfying(wait -> assertThat(wait)
+                .isBetween(Duration.ofHours(2).minus(CLOCK_SLACK), Duration.ofHours(2)));
+        assertThat(untilNextScheduled(other)).hasValueSatisfying(wait -> assertThat(wait)
+                .isBetween(Duration.ofMinutes(5).minus(CLOCK_SLACK), Duration.ofMinutes(5)));
+    }
+
+    private Optional<Duration> untilNextScheduled(String agent) {
+        return store.inTransaction(tx -> tx.untilNextScheduled(agent));
+    }
+
+    private static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    private static Instant earliest(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -88,6 +88,7 @@ final class KitSubjects {
             case NO_CYCLE_CHECK -> NoCycleCheck.class;
             case CLOSES_OVER_OPEN_CHILDREN -> ClosesOverOpenChildren.class;
             case SEARCH_PAGES_BY_OFFSET -> SearchPagesByOffset.class;
+            case CLAIMS_SCHEDULED_TASKS -> ClaimsScheduledTasks.class;
         };
     }
 
@@ -284,6 +285,13 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.CLAIMS_BLOCKED_TASKS);
+        }
+    }
+
+    static final class ClaimsScheduledTasks extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.CLAIMS_SCHEDULED_TASKS);
         }
     }
 

@@ -24,6 +24,8 @@ import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskCompleteException;
+import dev.taskagent.task.TaskExistsException;
 import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
@@ -137,7 +139,9 @@ final class ReferenceTaskStore implements TaskStore {
          * A search's cursor counts the matches already returned (an offset) instead of naming the last one, so
          * tasks created between pages push matches back onto a page already read.
          */
-        SEARCH_PAGES_BY_OFFSET
+        SEARCH_PAGES_BY_OFFSET,
+        /** A claim hands out pending tasks whose not-before time is still ahead. */
+        CLAIMS_SCHEDULED_TASKS
     }
 
     private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
@@ -152,6 +156,8 @@ final class ReferenceTaskStore implements TaskStore {
     private final AtomicLong lastId = new AtomicLong();
     private final Map<Long, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, List<String>> planning = new ConcurrentHashMap<>();
+    /** Idempotency key → the task created with it. */
+    private final Map<String, Long> keys = new ConcurrentHashMap<>();
     /** The pending tasks that have an assignee, by assignee, then in claim order: the claim's index. */
     private final NavigableMap<ClaimKey, Task> pending = new ConcurrentSkipListMap<>();
 
@@ -453,6 +459,10 @@ final class ReferenceTaskStore implements TaskStore {
             int position =
                     has(Defect.LENIENT_ARGUMENTS) ? Math.max(0, afterOrder) : StoreArguments.afterOrder(afterOrder);
             write();
+            String key = spec.idempotencyKey();
+            if (key != null && keys.containsKey(key)) {
+                throw new TaskExistsException(existing(keys.get(key)), key);
+            }
             List<Task> session = listTasks(spec.sessionId());
             int index = Math.min(position, session.size());
             Instant now = clock.instant();
@@ -478,12 +488,17 @@ final class ReferenceTaskStore implements TaskStore {
                     .openBlockers(open)
                     .tags(spec.tags())
                     .metadata(spec.metadata())
+                    .notBefore(spec.notBefore())
                     .createdAt(now)
                     .updatedAt(now)
                     .version(1)
                     .build();
             put(task);
             written.put(task.id(), task);
+            if (key != null) {
+                keys.put(key, task.id());
+                undo.push(() -> keys.remove(key));
+            }
             if (!has(Defect.INSERT_DOES_NOT_RENUMBER)) {
                 for (int later = index; later < session.size(); later++) {
                     put(TaskBuilder.from(session.get(later)).order(later + 2).build());
@@ -742,6 +757,7 @@ final class ReferenceTaskStore implements TaskStore {
                     .map(Map.Entry::getValue)
                     .filter(task -> !task.archived() || has(Defect.CLAIMS_ARCHIVED))
                     .filter(task -> task.openBlockers() == 0 || has(Defect.CLAIMS_BLOCKED_TASKS))
+                    .filter(task -> !task.isScheduledAfter(clock.instant()) || has(Defect.CLAIMS_SCHEDULED_TASKS))
                     .findFirst();
             if (candidate.isEmpty()) {
                 return Optional.empty();
@@ -812,6 +828,35 @@ final class ReferenceTaskStore implements TaskStore {
             write();
             Task current = claimed(taskId, agent, attempt);
             return save(TaskBuilder.from(current).status(TaskStatus.PENDING), current);
+        }
+
+        @Override
+        public Task delay(long taskId, Duration delay) {
+            check();
+            StoreArguments.taskId(taskId);
+            Leases.delay(delay, "delay");
+            write();
+            Task current = existing(taskId);
+            if (current.status().isTerminal()) {
+                throw new TaskCompleteException(taskId, current.status(), "delayed");
+            }
+            return save(
+                    TaskBuilder.from(current)
+                            .notBefore(delay.isZero() ? null : clock.instant().plus(delay)),
+                    current);
+        }
+
+        @Override
+        public Optional<Duration> untilNextScheduled(String assignee) {
+            check();
+            name(assignee, "assignee");
+            Instant now = clock.instant();
+            return pending.tailMap(ClaimKey.first(key(assignee))).entrySet().stream()
+                    .takeWhile(entry -> entry.getKey().assignee().equals(key(assignee)))
+                    .map(Map.Entry::getValue)
+                    .filter(task -> !task.archived() && task.openBlockers() == 0 && task.isScheduledAfter(now))
+                    .map(task -> Duration.between(now, task.notBefore()))
+                    .min(Comparator.naturalOrder());
         }
 
         @Override

@@ -9,7 +9,9 @@ import dev.taskagent.steps.Step;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -64,6 +66,11 @@ public final class TaskJson {
     public static final String MAX_ATTEMPTS = "max_attempts";
     /** When the claim's lease ends, as {@code Instant.toString()} writes it. */
     public static final String LEASE_UNTIL = "lease_until";
+    /**
+     * The time before which no claim hands the task out (created for later, or backing off after a failed
+     * attempt), as {@code Instant.toString()} writes it.
+     */
+    public static final String NOT_BEFORE = "not_before";
     /** Whether the task left every queue. */
     public static final String ARCHIVED = "archived";
     /** When the task (or a comment, a link) was created. */
@@ -169,6 +176,7 @@ public final class TaskJson {
             "created_by":{"type":"string"},\
             "attempt":{"type":"integer","minimum":1},\
             "lease_until":{"type":"string"},\
+            "not_before":{"type":"string"},\
             "description":{"type":"string"},\
             "steps":{"type":"string"},\
             "current_step":{"type":"integer","minimum":1},\
@@ -334,6 +342,9 @@ public final class TaskJson {
             node.put(ATTEMPT, task.attempt());
             node.put(LEASE_UNTIL, task.leaseExpiresAt().toString());
         }
+        if (task.status() == TaskStatus.PENDING && task.notBefore() != null) {
+            node.put(NOT_BEFORE, task.notBefore().toString());
+        }
         text(node, DESCRIPTION, task.description(), limits.descriptionChars(), truncated);
         if (task.hasSteps()) {
             text(node, STEPS, task.steps(), limits.descriptionChars(), truncated);
@@ -464,6 +475,7 @@ public final class TaskJson {
         node.put(ATTEMPT, task.attempt());
         node.put(MAX_ATTEMPTS, task.maxAttempts());
         instant(node, LEASE_UNTIL, task.leaseExpiresAt());
+        instant(node, NOT_BEFORE, task.notBefore());
         instant(node, CREATED_AT, task.createdAt());
         instant(node, UPDATED_AT, task.updatedAt());
         node.put(VERSION, task.version());
@@ -539,7 +551,11 @@ public final class TaskJson {
     public static String listingLine(Task task, int descriptionLength) {
         String description = Texts.abbreviate(Texts.oneLine(task.description()), descriptionLength);
         String steps = task.hasSteps() ? " (" + parsedSteps(task).progressLabel() + ")" : "";
-        return "#" + task.id() + " " + task.status().wireName() + " p" + task.priority() + steps + ": " + description;
+        String waits = task.status() == TaskStatus.PENDING && task.notBefore() != null
+                ? " not before " + task.notBefore().truncatedTo(ChronoUnit.SECONDS)
+                : "";
+        return "#" + task.id() + " " + task.status().wireName() + " p" + task.priority() + waits + steps + ": "
+                + description;
     }
 
     private static MarkdownSteps parsedSteps(Task task) {

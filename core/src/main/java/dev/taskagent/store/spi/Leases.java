@@ -1,6 +1,7 @@
 package dev.taskagent.store.spi;
 
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.time.Duration;
@@ -45,6 +46,24 @@ public final class Leases {
                     "lease must be between 1 ms and 1 day (renew a longer one with heartbeats), was " + lease);
         }
         return lease;
+    }
+
+    /**
+     * Checks how long a task waits before it may be claimed again (a backoff, a {@code delay}).
+     *
+     * @param delay the wait
+     * @param name the argument's name, for the message
+     * @return the wait
+     * @throws NullPointerException if {@code delay} is null
+     * @throws IllegalArgumentException if it is negative or longer than {@link NewTask#MAX_SCHEDULE_AHEAD}
+     */
+    public static Duration delay(Duration delay, String name) {
+        Objects.requireNonNull(delay, name);
+        if (delay.isNegative() || delay.compareTo(NewTask.MAX_SCHEDULE_AHEAD) > 0) {
+            throw new IllegalArgumentException(
+                    name + " must be between 0 and " + NewTask.MAX_SCHEDULE_AHEAD.toDays() + " days, was " + delay);
+        }
+        return delay;
     }
 
     /**

@@ -42,6 +42,7 @@ public final class TaskBuilder {
     private int openBlockers;
     private List<String> tags = List.of();
     private String metadata;
+    private Instant notBefore;
 
     private TaskBuilder() {}
 
@@ -74,6 +75,7 @@ public final class TaskBuilder {
         openBlockers = task.openBlockers();
         tags = task.tags();
         metadata = task.metadata();
+        notBefore = task.notBefore();
     }
 
     /**
@@ -385,6 +387,17 @@ public final class TaskBuilder {
     }
 
     /**
+     * Sets the not-before time.
+     *
+     * @param value the time before which no claim hands the task out, or null for none
+     * @return this builder
+     */
+    public TaskBuilder notBefore(Instant value) {
+        notBefore = value;
+        return this;
+    }
+
+    /**
      * Builds the snapshot.
      *
      * @return the task
@@ -419,7 +432,8 @@ public final class TaskBuilder {
                 blockedBy,
                 openBlockers,
                 tags,
-                metadata);
+                metadata,
+                notBefore);
     }
 
     /**

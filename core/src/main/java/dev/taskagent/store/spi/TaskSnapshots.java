@@ -47,6 +47,7 @@ public final class TaskSnapshots {
                 .blockedBy(spec.blockedBy())
                 .tags(spec.tags())
                 .metadata(spec.metadata())
+                .notBefore(spec.notBefore())
                 .createdAt(now)
                 .updatedAt(now)
                 .version(1)

@@ -91,6 +91,21 @@ class TaskJsonTest {
     }
 
     @Test
+    void aPendingTaskThatWaitsShowsItsTimeInTheListingAndTheCompactView() {
+        Task waiting =
+                task().notBefore(Instant.parse("2026-12-01T09:00:00.250Z")).build();
+
+        assertThat(TaskJson.listingLine(waiting, LISTING))
+                .isEqualTo("#7 pending p0 not before 2026-12-01T09:00:00Z: Fix the login");
+        assertThat(TaskJson.render(waiting, View.COMPACT)).contains("\"not_before\":\"2026-12-01T09:00:00.250Z\"");
+        Task running = task().notBefore(Instant.parse("2026-12-01T09:00:00Z"))
+                .status(TaskStatus.RUNNING)
+                .build();
+        assertThat(TaskJson.listingLine(running, LISTING)).isEqualTo("#7 running p0: Fix the login");
+        assertThat(TaskJson.render(running, View.COMPACT)).doesNotContain("not_before");
+    }
+
+    @Test
     void theStepsViewListsEachStepAsDoneOrNot() {
         Task task = task().steps("- [x] Research\n- [ ] Book")
                 .progresses(List.of("Found fares"))
@@ -115,7 +130,7 @@ class TaskJsonTest {
                         + "\"status\":\"pending\",\"assignee\":\"bob\",\"previous_assignee\":null,"
                         + "\"created_by\":null,\"priority\":0,\"archived\":false,\"attempt\":0,"
                         + "\"max_attempts\":" + task.maxAttempts() + ",\"lease_until\":null,"
-                        + "\"created_at\":\"2026-01-01T00:00:00Z\",\"updated_at\":\"2026-01-01T00:00:00Z\","
+                        + "\"not_before\":null,\"created_at\":\"2026-01-01T00:00:00Z\",\"updated_at\":\"2026-01-01T00:00:00Z\","
                         + "\"version\":1,\"parent_id\":null,\"blocked_by\":[],\"open_blockers\":0,\"ready\":true,"
                         + "\"tags\":[],\"metadata\":null,"
                         + "\"preference\":\"\",\"current_step\":0,\"steps_done\":0,"

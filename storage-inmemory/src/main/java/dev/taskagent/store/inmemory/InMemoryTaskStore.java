@@ -23,6 +23,8 @@ import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskCompleteException;
+import dev.taskagent.task.TaskExistsException;
 import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
@@ -31,6 +33,7 @@ import dev.taskagent.task.TextLimits;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -68,6 +71,11 @@ public final class InMemoryTaskStore implements TaskStore {
             .thenComparing(Task::createdAt)
             .thenComparingLong(Task::id);
 
+    /** Soonest not-before time first (for the tasks that wait for one). */
+    private static final Comparator<Task> SCHEDULE_ORDER = Comparator.comparing(
+                    Task::notBefore, Comparator.nullsFirst(Comparator.<Instant>naturalOrder()))
+            .thenComparingLong(Task::id);
+
     private static final Comparator<Task> LEASE_ORDER =
             Comparator.comparing(Task::leaseExpiresAt).thenComparingLong(Task::id);
 
@@ -84,8 +92,16 @@ public final class InMemoryTaskStore implements TaskStore {
     private final Map<String, List<String>> planningBySession = new HashMap<>();
     /** session → message id → owning task id, or PLANNING_SECTION. */
     private final Map<String, Map<String, Long>> messageOwners = new HashMap<>();
-    /** assignee → its claimable (pending, non-archived) tasks in claim order. */
+    /**
+     * assignee → its claimable (pending, non-archived, unblocked) tasks in claim order, but for those whose
+     * not-before time was ahead when they were indexed: those are in {@link #scheduled} until it passes.
+     */
     private final Map<String, TreeSet<Task>> claimable = new HashMap<>();
+    /**
+     * assignee → its otherwise claimable tasks whose not-before time was ahead when they were indexed, soonest
+     * first; a claim moves those whose time passed into {@link #claimable} ({@link #promoteDue}).
+     */
+    private final Map<String, TreeSet<Task>> scheduled = new HashMap<>();
     /** assignee → all its non-archived tasks, in claim order (for listQueue). */
     private final Map<String, TreeSet<Task>> queues = new HashMap<>();
     /** Running tasks under a lease, soonest expiry first (for reclaimExpired). */
@@ -98,6 +114,8 @@ public final class InMemoryTaskStore implements TaskStore {
     private final Map<String, Set<Long>> tasksByWord = new HashMap<>();
     /** The words each task is indexed under, to take it out again. */
     private final Map<Long, Set<String>> wordsByTask = new HashMap<>();
+    /** Idempotency key → the id of the task created with it (TS-3.6). */
+    private final Map<String, Long> tasksByKey = new HashMap<>();
 
     /** How long the event feed keeps events unless the builder says otherwise. */
     public static final Duration DEFAULT_EVENT_RETENTION = Duration.ofDays(7);
@@ -380,6 +398,10 @@ public final class InMemoryTaskStore implements TaskStore {
             int position = Math.min(
                     afterOrder,
                     taskIdsBySession.getOrDefault(sessionId, List.of()).size());
+            String idempotencyKey = spec.idempotencyKey();
+            if (idempotencyKey != null && tasksByKey.containsKey(idempotencyKey)) {
+                throw new TaskExistsException(existing(tasksByKey.get(idempotencyKey)), idempotencyKey);
+            }
             if (spec.parentId() != 0) {
                 existing(spec.parentId());
             }
@@ -393,6 +415,10 @@ public final class InMemoryTaskStore implements TaskStore {
             long previousLastId = lastId;
             long id = ++lastId;
             undoLog.push(() -> lastId = previousLastId);
+            if (idempotencyKey != null) {
+                tasksByKey.put(idempotencyKey, id);
+                undoLog.push(() -> tasksByKey.remove(idempotencyKey));
+            }
             Task task = TaskBuilder.from(TaskSnapshots.created(spec, id, position + 1, now))
                     .openBlockers(openBlockers)
                     .build();
@@ -648,6 +674,7 @@ public final class InMemoryTaskStore implements TaskStore {
             checkUsable();
             StoreArguments.name(assignee, "assignee");
             Leases.lease(lease);
+            promoteDue(assignee, clock.instant());
             TreeSet<Task> candidates = claimable.get(assignee);
             if (candidates == null || candidates.isEmpty()) {
                 return Optional.empty();
@@ -697,6 +724,32 @@ public final class InMemoryTaskStore implements TaskStore {
             checkUsable();
             Task current = claimed(taskId, agent, attempt);
             return write(TaskBuilder.from(current).status(TaskStatus.PENDING), current);
+        }
+
+        @Override
+        public Task delay(long taskId, Duration delay) {
+            checkUsable();
+            StoreArguments.taskId(taskId);
+            Leases.delay(delay, "delay");
+            Task current = existing(taskId);
+            if (current.status().isTerminal()) {
+                throw new TaskCompleteException(taskId, current.status(), "delayed");
+            }
+            Instant notBefore =
+                    delay.isZero() ? null : clock.instant().plus(delay).truncatedTo(ChronoUnit.MICROS);
+            return write(TaskBuilder.from(current).notBefore(notBefore), current);
+        }
+
+        @Override
+        public Optional<Duration> untilNextScheduled(String assignee) {
+            checkUsable();
+            StoreArguments.name(assignee, "assignee");
+            Instant now = clock.instant();
+            promoteDue(assignee, now);
+            TreeSet<Task> waiting = scheduled.get(assignee);
+            return waiting == null
+                    ? Optional.empty()
+                    : Optional.of(Duration.between(now, waiting.first().notBefore()));
         }
 
         @Override
@@ -864,6 +917,7 @@ public final class InMemoryTaskStore implements TaskStore {
         reindexWords(removed, added);
         if (removed != null) {
             removeFrom(claimable, removed);
+            removeFrom(scheduled, removed);
             removeFrom(queues, removed);
             if (removed.isLeased()) {
                 leased.remove(removed);
@@ -876,9 +930,15 @@ public final class InMemoryTaskStore implements TaskStore {
             queues.computeIfAbsent(added.assignee(), key -> new TreeSet<>(CLAIM_ORDER))
                     .add(added);
             if (added.status() == TaskStatus.PENDING && added.openBlockers() == 0) {
-                claimable
-                        .computeIfAbsent(added.assignee(), key -> new TreeSet<>(CLAIM_ORDER))
-                        .add(added);
+                if (added.isScheduledAfter(clock.instant())) {
+                    scheduled
+                            .computeIfAbsent(added.assignee(), key -> new TreeSet<>(SCHEDULE_ORDER))
+                            .add(added);
+                } else {
+                    claimable
+                            .computeIfAbsent(added.assignee(), key -> new TreeSet<>(CLAIM_ORDER))
+                            .add(added);
+                }
             }
         }
     }
@@ -933,6 +993,34 @@ public final class InMemoryTaskStore implements TaskStore {
                 && before.comments().size() <= after.comments().size()
                 && after.progresses().subList(0, before.progresses().size()).equals(before.progresses())
                 && after.comments().subList(0, before.comments().size()).equals(before.comments());
+    }
+
+    /**
+     * Moves an agent's scheduled tasks whose not-before time passed into its claimable ones, and back a
+     * claimable task whose time is ahead again (a clock set back). Each task moves once per time it passes, so
+     * claims stay O(log n).
+     */
+    private void promoteDue(String assignee, Instant now) {
+        TreeSet<Task> waiting = scheduled.get(assignee);
+        while (waiting != null && !waiting.isEmpty() && !waiting.first().isScheduledAfter(now)) {
+            Task due = waiting.pollFirst();
+            claimable
+                    .computeIfAbsent(assignee, key -> new TreeSet<>(CLAIM_ORDER))
+                    .add(due);
+        }
+        if (waiting != null && waiting.isEmpty()) {
+            scheduled.remove(assignee);
+        }
+        TreeSet<Task> candidates = claimable.get(assignee);
+        while (candidates != null && !candidates.isEmpty() && candidates.first().isScheduledAfter(now)) {
+            Task early = candidates.pollFirst();
+            scheduled
+                    .computeIfAbsent(assignee, key -> new TreeSet<>(SCHEDULE_ORDER))
+                    .add(early);
+        }
+        if (candidates != null && candidates.isEmpty()) {
+            claimable.remove(assignee);
+        }
     }
 
     private static void removeFrom(Map<String, TreeSet<Task>> index, Task task) {

@@ -90,11 +90,14 @@ final class Claims {
 
     /**
      * The claim's WHERE clause: the assignee's ready tasks, pending, not archived and without an open blocker
-     * (TS-7.1, TS-7.4, TS-12.2); equality on the claim index's first four columns, so that the claim reads one
-     * range of it in its ORDER BY.
+     * (TS-7.1, TS-7.4, TS-12.2), whose not-before time, if any, has passed on the database's clock (TS-9.7);
+     * equality on the claim index's first four columns, so that the claim reads one range of it in its ORDER
+     * BY, and the time checked on the rows it reads (a task waiting for its time is stepped over).
      */
-    static final String CLAIMABLE =
-            "assignee = ? AND status = " + Dialect.PENDING + " AND archived = FALSE AND open_blockers = 0";
+    private static String claimable(String databaseNow) {
+        return "assignee = ? AND status = " + Dialect.PENDING + " AND archived = FALSE AND open_blockers = 0"
+                + " AND (not_before IS NULL OR not_before <= " + databaseNow + ")";
+    }
 
     /**
      * Marks a claimed task running; parameters: the lease in microseconds, updatedAt, the token. Followed
@@ -108,6 +111,7 @@ final class Claims {
 
     /** PostgreSQL's statements. */
     static final class Postgres {
+        static final String CLAIMABLE = claimable(PostgresDialect.NOW);
         static final String NEXT_CLAIMABLE =
                 "SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE + " ORDER BY priority DESC, created_at, id LIMIT 1";
         static final String SET_RUNNING = setRunning(PostgresDialect.NOW_PLUS_MICROS);
@@ -163,6 +167,7 @@ final class Claims {
 
     /** MariaDB's and MySQL's statements; the SELECT walks the claim index, or InnoDB locks every row it scans. */
     private static final class MySqlFamily {
+        static final String CLAIMABLE = claimable(MySqlFamilyDialect.NOW);
         static final String NEXT_CLAIMABLE = "SELECT id FROM taskagent_tasks FORCE INDEX (taskagent_tasks_claim)"
                 + " WHERE " + CLAIMABLE + " ORDER BY claim_rank, created_at, id LIMIT 1 FOR UPDATE";
         static final String CLAIM_SELECT = NEXT_CLAIMABLE + " SKIP LOCKED";
@@ -188,6 +193,8 @@ final class Claims {
     private static final class H2 {
         /** How many candidates one read fetches; more are read when all of them were taken meanwhile. */
         static final int CANDIDATES = 8;
+
+        static final String CLAIMABLE = claimable(H2Dialect.NOW);
 
         /** Names the index's equality columns too, or H2 sorts every claimable row. */
         static final String CANDIDATES_SQL = "SELECT id FROM taskagent_tasks WHERE " + CLAIMABLE

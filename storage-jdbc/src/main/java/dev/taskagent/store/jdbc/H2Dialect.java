@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 final class H2Dialect extends Dialect {
     static final H2Dialect INSTANCE = new H2Dialect();
 
-    private static final String NOW = "CAST(CURRENT_TIMESTAMP(6) AT TIME ZONE 'UTC' AS TIMESTAMP(6))";
+    static final String NOW = "CAST(CURRENT_TIMESTAMP(6) AT TIME ZONE 'UTC' AS TIMESTAMP(6))";
     static final String NOW_PLUS_MICROS = "DATEADD(MICROSECOND, ?, " + NOW + ")";
 
     /** H2's "Timeout trying to lock table" and "Concurrent update": another transaction held the row. */

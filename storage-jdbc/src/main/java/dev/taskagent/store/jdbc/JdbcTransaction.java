@@ -19,6 +19,8 @@ import dev.taskagent.task.Link;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskCompleteException;
+import dev.taskagent.task.TaskExistsException;
 import dev.taskagent.task.TaskGraphException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
@@ -34,6 +36,7 @@ import java.sql.Types;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -74,9 +77,10 @@ final class JdbcTransaction implements TaskTransaction {
     private static final String INSERT_TASK = "INSERT INTO taskagent_tasks (session_id, task_order, description,"
             + " status, priority, assignee, previous_assignee, created_by, archived, steps, current_step,"
             + " created_at, updated_at, version, attempt, max_attempts, progresses, preferences, comments, links,"
-            + " parent_id, open_blockers, blocked_by, tags, metadata)"
+            + " parent_id, open_blockers, blocked_by, tags, metadata, not_before, idempotency_key)"
             + " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, FALSE, ?, 0, ?, ?, 1, 0, ?, '" + TaskDocument.EMPTY + "', '"
-            + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "', ?, ?, ?, ?, ?)";
+            + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY + "', '" + TaskDocument.EMPTY
+            + "', ?, ?, ?, ?, ?, ?, ?)";
 
     private final Connection connection;
     private final Dialect dialect;
@@ -309,6 +313,13 @@ final class JdbcTransaction implements TaskTransaction {
                     }
                 }
             }
+            String key = task.idempotencyKey();
+            if (key != null) {
+                refuseExistingKey(key);
+            }
+            // A key that another unit of work commits meanwhile makes the INSERT fail on the unique index: back to
+            // here, and refused as above.
+            Savepoint beforeWrites = key == null ? null : connection.setSavepoint();
             lockSession(sessionId);
             int count;
             try (PreparedStatement statement =
@@ -346,7 +357,24 @@ final class JdbcTransaction implements TaskTransaction {
                 setText(statement, 14, Graph.writeIds(task.blockedBy()));
                 setText(statement, 15, task.tags().isEmpty() ? null : TaskDocument.strings(task.tags()));
                 setText(statement, 16, task.metadata());
-                statement.executeUpdate();
+                if (task.notBefore() == null) {
+                    statement.setNull(17, Types.TIMESTAMP);
+                } else {
+                    statement.setObject(17, JdbcSupport.toDatabase(task.notBefore()));
+                }
+                statement.setString(18, key);
+                try {
+                    statement.executeUpdate();
+                } catch (SQLException e) {
+                    if (beforeWrites == null
+                            || e.getSQLState() == null
+                            || !e.getSQLState().startsWith("23")) {
+                        throw e;
+                    }
+                    connection.rollback(beforeWrites);
+                    refuseExistingKey(key);
+                    throw e; // another constraint failed
+                }
                 try (ResultSet keys = statement.getGeneratedKeys()) {
                     if (!keys.next()) {
                         throw new SQLException("The database returned no id for the new task");
@@ -1268,6 +1296,71 @@ final class JdbcTransaction implements TaskTransaction {
                 throw new ClaimLostException(current, agent, attempt);
             }
             return readLocked(taskId);
+        });
+    }
+
+    /** @throws TaskExistsException if a task holds the idempotency key (TS-3.6) */
+    private void refuseExistingKey(String key) throws SQLException {
+        OptionalLong holder;
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT id FROM taskagent_tasks WHERE idempotency_key = ?")) {
+            statement.setString(1, key);
+            holder = Dialect.queryLong(statement);
+        }
+        if (holder.isPresent()) {
+            Task existing =
+                    readOne(holder.getAsLong()).orElseThrow(() -> new TaskNotFoundException(holder.getAsLong()));
+            throw new TaskExistsException(existing, key);
+        }
+    }
+
+    @Override
+    public Task delay(long taskId, Duration delay) {
+        checkUsable();
+        StoreArguments.taskId(taskId);
+        Leases.delay(delay, "delay");
+        return sql("delay task " + taskId, () -> {
+            int changed;
+            String notBefore = delay.isZero() ? "NULL" : dialect.databaseNowPlusMicros();
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET not_before = "
+                    + notBefore + ", " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id = ? AND status IN ("
+                    + Dialect.PENDING + ", " + Dialect.RUNNING + ")")) {
+                int index = 1;
+                if (!delay.isZero()) {
+                    statement.setLong(index++, Claims.micros(delay));
+                }
+                statement.setObject(index++, JdbcSupport.toDatabase(now()));
+                statement.setLong(index, taskId);
+                changed = statement.executeUpdate();
+            }
+            if (changed == 0) {
+                Task current = readOne(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
+                throw new TaskCompleteException(taskId, current.status(), "delayed");
+            }
+            return readLocked(taskId);
+        });
+    }
+
+    @Override
+    public Optional<Duration> untilNextScheduled(String assignee) {
+        checkUsable();
+        StoreArguments.name(assignee, "assignee");
+        String now = dialect.databaseNow();
+        return sql("find the next scheduled task of " + assignee, () -> {
+            try (PreparedStatement statement = connection.prepareStatement("SELECT MIN(not_before), " + now
+                    + " FROM taskagent_tasks WHERE assignee = ? AND status = " + Dialect.PENDING
+                    + " AND archived = FALSE AND open_blockers = 0 AND not_before > " + now)) {
+                statement.setString(1, assignee);
+                try (ResultSet rows = statement.executeQuery()) {
+                    rows.next();
+                    LocalDateTime next = rows.getObject(1, LocalDateTime.class);
+                    if (next == null) {
+                        return Optional.empty();
+                    }
+                    LocalDateTime databaseNow = rows.getObject(2, LocalDateTime.class);
+                    return Optional.of(Duration.between(databaseNow, next));
+                }
+            }
         });
     }
 

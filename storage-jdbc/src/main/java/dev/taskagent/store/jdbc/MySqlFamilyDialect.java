@@ -10,7 +10,7 @@ import java.util.OptionalLong;
  * serialised by {@code GET_LOCK}.
  */
 abstract class MySqlFamilyDialect extends Dialect {
-    private static final String NOW = "UTC_TIMESTAMP(6)";
+    static final String NOW = "UTC_TIMESTAMP(6)";
     static final String NOW_PLUS_MICROS = "TIMESTAMPADD(MICROSECOND, ?, " + NOW + ")";
 
     /** The name of the migration lock: per database, within GET_LOCK's 64-character limit. */

@@ -88,15 +88,15 @@ final class TaskReader {
 
     static final Comparator<Task> SESSION_ORDER = Comparator.comparingInt(Task::order);
 
-    private static final int COLUMNS = 30;
+    private static final int COLUMNS = 31;
 
     /** The column that tells, in a claim's statement, the claimed row's version in the statement's snapshot. */
-    private static final int SNAPSHOT_VERSION = 30;
+    private static final int SNAPSHOT_VERSION = 31;
 
     // Columns: kind, task_id, seq, text_a, text_b, text_c, time_a, time_b, int_a, int_b, int_c, long_a,
     // status, assignee, previous_assignee, created_by, archived, attempt, lease_expires_at, max_attempts,
     // progresses, preferences, comments, links, parent_id, open_blockers, blocked_by, tags, metadata,
-    // snapshot_version. The task branch comes first so that its
+    // not_before, snapshot_version. The task branch comes first so that its
     // types decide the union's column types; the message branch fills what it lacks with NULL.
     private static final String TASK_COLUMNS = "SELECT 'T' AS kind, t.id AS task_id, 0 AS seq,"
             + " t.description AS text_a, t.steps AS text_b, t.session_id AS text_c, t.created_at AS time_a,"
@@ -106,7 +106,7 @@ final class TaskReader {
             + " t.attempt AS attempt, t.lease_expires_at AS lease_expires_at, t.max_attempts AS max_attempts,"
             + " t.progresses AS progresses, t.preferences AS preferences, t.comments AS comments,"
             + " t.links AS links, t.parent_id AS parent_id, t.open_blockers AS open_blockers,"
-            + " t.blocked_by AS blocked_by, t.tags AS tags, t.metadata AS metadata";
+            + " t.blocked_by AS blocked_by, t.tags AS tags, t.metadata AS metadata, t.not_before AS not_before";
     private static final String TASK_BRANCH = TASK_COLUMNS + ", NULL AS snapshot_version FROM taskagent_tasks t WHERE ";
     private static final String MESSAGE_BRANCH = messageBranch();
 
@@ -381,7 +381,8 @@ final class TaskReader {
             task.parentId(rows.getLong(25))
                     .openBlockers(rows.getInt(26))
                     .blockedBy(Graph.readIds(rows.getString(27), id))
-                    .metadata(rows.getString(29));
+                    .metadata(rows.getString(29))
+                    .notBefore(time(rows, 30));
             tags = rows.getString(28);
             snapshotVersion = rows.getLong(SNAPSHOT_VERSION);
         }

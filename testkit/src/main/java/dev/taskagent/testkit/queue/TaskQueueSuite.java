@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.llm.ToolCall;
+import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.Completion;
 import dev.taskagent.queue.Completions;
 import dev.taskagent.queue.LeaseReaper;
@@ -32,6 +33,7 @@ import dev.taskagent.tool.Toolbox;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -754,6 +756,7 @@ public abstract class TaskQueueSuite {
     void aWorkerWhoseClaimWasReclaimedCannotCompleteAndTheNewerClaimStands() {
         TaskQueue shortLeases = TaskQueue.builder(store)
                 .leaseDuration(Duration.ofMillis(200))
+                .backoff(Backoff.none())
                 .listener(events::add)
                 .build();
         Task task = create("alice", 0, "Fix the login redirect");
@@ -776,6 +779,127 @@ public abstract class TaskQueueSuite {
                         .complete(task.id(), "alice", 2, TaskStatus.SUCCESS, null)
                         .status())
                 .isEqualTo(TaskStatus.SUCCESS);
+    }
+
+    @Test
+    void aTaskTakenBackFromAnExpiredLeaseWaitsForTheBackoff() {
+        TaskQueue backingOff = TaskQueue.builder(store)
+                .leaseDuration(Duration.ofMillis(200))
+                .backoff(Backoff.fixed(Duration.ofHours(1)))
+                .listener(events::add)
+                .build();
+        Task task = create("alice", 0, "Fix the login redirect");
+        Task first = backingOff.claimNext("alice").orElseThrow();
+
+        ReclaimedTask reclaimed = reclaimWhenExpired(backingOff, 1).get(0);
+
+        assertThat(reclaimed.outcome()).isEqualTo(ReclaimedTask.Outcome.REQUEUED);
+        assertThat(reclaimed.task().status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(reclaimed.task().notBefore())
+                .as("an hour after the lease ran out, on the store's clock")
+                .isAfter(first.leaseExpiresAt().plus(Duration.ofMinutes(59)));
+        assertThat(store.findTask(task.id())).contains(reclaimed.task());
+        assertThat(events).contains(new TaskEvent.LeaseExpired(reclaimed.task(), 1));
+        assertThat(backingOff.claimNext("alice")).as("during the backoff").isEmpty();
+        assertThat(backingOff.untilNextScheduled("alice"))
+                .hasValueSatisfying(wait -> assertThat(wait).isBetween(Duration.ofMinutes(58), Duration.ofHours(1)));
+
+        backingOff.delay(task.id(), Duration.ZERO);
+        assertThat(backingOff.claimNext("alice")).map(Task::attempt).contains(2);
+    }
+
+    @Test
+    void retryWaitsForTheBackoffUntilTheLastAttemptThenFailsTheTask() {
+        TaskQueue backingOff = TaskQueue.builder(store)
+                .maxAttempts(2)
+                .backoff(Backoff.fixed(Duration.ofMinutes(10)))
+                .listener(events::add)
+                .build();
+        Task task = backingOff.create(
+                backingOff.newTask("Call the supplier").assignee("alice").build());
+        Task first = backingOff.claimNext("alice").orElseThrow();
+
+        Task retried = backingOff.retry(task.id(), "alice", first.attempt(), "The line was busy.");
+
+        assertThat(retried.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(retried.attempt()).isEqualTo(1);
+        assertThat(retried.leaseExpiresAt()).isNull();
+        assertThat(retried.notBefore())
+                .as("ten minutes from the retry, on the store's clock")
+                .isBetween(
+                        first.leaseExpiresAt().minus(TaskQueue.DEFAULT_LEASE).plus(Duration.ofMinutes(9)),
+                        first.leaseExpiresAt().minus(TaskQueue.DEFAULT_LEASE).plus(Duration.ofMinutes(11)));
+        assertThat(retried.comments())
+                .extracting(Comment::author, Comment::text)
+                .containsExactly(
+                        tuple("alice", "The line was busy. The task goes back to the queue and waits 10 min."));
+        assertThat(events)
+                .contains(new TaskEvent.Released(
+                        retried, "alice", retried.comments().get(0).text()));
+        assertThat(backingOff.claimNext("alice")).isEmpty();
+
+        backingOff.delay(task.id(), Duration.ZERO);
+        Task second = backingOff.claimNext("alice").orElseThrow();
+        Task failed = backingOff.retry(task.id(), "alice", second.attempt(), "Busy again.");
+
+        assertThat(failed.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(failed.comments())
+                .last()
+                .extracting(Comment::text)
+                .isEqualTo("Busy again. That was the last of 2 attempts.");
+        assertThat(events)
+                .contains(new TaskEvent.Completed(
+                        failed, "alice", TaskStatus.FAILED, "Busy again. That was the last of 2 attempts."));
+    }
+
+    @Test
+    void retryAfterAnExplicitWaitOverridesTheBackoff() {
+        TaskQueue backingOff = TaskQueue.builder(store)
+                .backoff(Backoff.fixed(Duration.ofHours(1)))
+                .build();
+        Task task = create("alice", 0, "Fetch the rates");
+        Task claimed = backingOff.claimNext("alice").orElseThrow();
+
+        Task retried = backingOff.retry(task.id(), "alice", claimed.attempt(), "Rate limited.", Duration.ZERO);
+
+        assertThat(retried.notBefore()).isNull();
+        assertThat(retried.comments())
+                .last()
+                .extracting(Comment::text)
+                .isEqualTo("Rate limited. The task goes back to the queue.");
+        assertThat(backingOff.claimNext("alice")).map(Task::id).contains(task.id());
+    }
+
+    @Test
+    void badRetriesAndDelaysAreRefusedAndWriteNothing() {
+        Task task = create("alice", 0, "Fetch the rates");
+        Task claimed = queue.claimNext("alice").orElseThrow();
+        long id = task.id();
+
+        assertThatThrownBy(() -> queue.retry(id, "alice", 1, "Rate limited.", Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("retryAfter must be between 0 and 3660 days");
+        assertThatThrownBy(() -> queue.retry(id, "alice", 1, "Rate limited.", Duration.ofDays(4000)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.retry(id, "alice", 1, " ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.retry(id, "bob", 1, "Not mine.")).isInstanceOf(ClaimLostException.class);
+        assertThatThrownBy(() -> queue.delay(id, Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("delay must be between 0 and 3660 days");
+        assertThat(store.findTask(id)).contains(claimed);
+
+        Task done = queue.complete(id, "alice", 1, TaskStatus.SUCCESS, null);
+        assertThatThrownBy(() -> queue.delay(id, Duration.ofMinutes(5)))
+                .isInstanceOf(TaskCompleteException.class)
+                .hasMessage("Task " + id + " has ended (success) and cannot be delayed");
+        assertThatThrownBy(() -> queue.delay(4242, Duration.ofMinutes(5))).isInstanceOf(TaskNotFoundException.class);
+        assertThat(store.findTask(id)).contains(done);
+        assertThatThrownBy(() -> Backoff.exponential(Duration.ZERO, Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Backoff.exponential(Duration.ofMinutes(2), Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("max must be at least first (PT2M), was PT1M");
+        assertThatThrownBy(() -> Backoff.fixed(Duration.ofSeconds(-5))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -1160,6 +1284,97 @@ public abstract class TaskQueueSuite {
         assertThat(task.createdBy()).isEqualTo("carol");
         assertThat(task.status()).isEqualTo(TaskStatus.PENDING);
         assertThat(events).containsExactly(new TaskEvent.Created(task));
+    }
+
+    @Test
+    void createTaskToolSchedulesATaskThatNoClaimHandsOutBeforeItsTime() {
+        Instant ahead =
+                latest(clock.instant(), Instant.now()).plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
+        ToolResult result = call(
+                "create_task",
+                "{\"description\":\"Open the shop\",\"assignee\":\"alice\",\"not_before\":\"" + ahead + "\"}");
+
+        long id = idIn(result.text(), "^Task #(\\d+) created$");
+        assertThat(store.findTask(id).orElseThrow().notBefore()).isEqualTo(ahead);
+        assertThat(call("signup_for_task", "{\"agent_name\":\"alice\"}").text()).startsWith("No ");
+        assertThat(call("get_task", "{\"task_id\":" + id + "}").text()).contains("\"not_before\":\"" + ahead + "\"");
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\"}").text())
+                .contains("#" + id + " pending p0 not before " + ahead + ": Open the shop");
+
+        String offset = ahead.atOffset(java.time.ZoneOffset.ofHours(2)).toString();
+        long other = idIn(
+                call("create_task", "{\"description\":\"x\",\"not_before\":\"" + offset + "\"}")
+                        .text(),
+                "^Task #(\\d+) created$");
+        assertThat(store.findTask(other).orElseThrow().notBefore())
+                .as("the offset is honoured")
+                .isEqualTo(ahead);
+    }
+
+    @Test
+    void aCreateRetriedWithItsIdempotencyKeyReturnsTheFirstTaskAndPublishesNothing() {
+        TaskQueue.Creation first = queue.createOnce(queue.newTask("Refund order 4711")
+                .assignee("alice")
+                .idempotencyKey("refund-4711")
+                .build());
+        queue.comment(first.task().id(), "alice", "Started.");
+        events.clear();
+
+        TaskQueue.Creation again = queue.createOnce(queue.newTask("Refund order 4711 (retry)")
+                .assignee("alice")
+                .idempotencyKey("refund-4711")
+                .build());
+        Task viaCreate = queue.create(
+                queue.newTask("third try").idempotencyKey("refund-4711").build());
+
+        assertThat(first.created()).isTrue();
+        assertThat(again.created()).isFalse();
+        assertThat(again.task()).isEqualTo(store.findTask(first.task().id()).orElseThrow());
+        assertThat(again.task().comments()).hasSize(1);
+        assertThat(viaCreate).isEqualTo(again.task());
+        assertThat(store.listTasks(TaskQueue.DEFAULT_SESSION_ID)).hasSize(1);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void createTaskToolWithAnIdempotencyKeySaysWhenTheTaskExists() {
+        String arguments = "{\"description\":\"Refund order 4711\",\"idempotency_key\":\"refund-4711\"}";
+        ToolResult first = call("create_task", arguments);
+        long id = idIn(first.text(), "^Task #(\\d+) created$");
+
+        ToolResult retried = call("create_task", arguments);
+
+        assertThat(retried)
+                .isEqualTo(ToolResult.ok("Task #" + id
+                        + " already exists with this idempotency_key (status pending); nothing was created"));
+        assertThat(store.listTasks(TaskQueue.DEFAULT_SESSION_ID)).hasSize(1);
+        assertThat(call("create_task", "{\"description\":\"x\",\"idempotency_key\":\"a\\u0007b\"}")
+                        .isError())
+                .isTrue();
+        assertThat(store.listTasks(TaskQueue.DEFAULT_SESSION_ID)).hasSize(1);
+    }
+
+    @Test
+    void createTaskToolRefusesATimeItCannotReadOrTooFarAheadAndWritesNothing() {
+        List<Task> before = store.listTasks(TaskQueue.DEFAULT_SESSION_ID);
+
+        assertThat(call("create_task", "{\"description\":\"x\",\"not_before\":\"tomorrow at nine\"}"))
+                .isEqualTo(ToolResult.error("Argument 'not_before' must be a time with its offset, like"
+                        + " 2026-12-01T09:00:00Z or 2026-12-01T10:00:00+01:00; was 'tomorrow at nine'."));
+        assertThat(call("create_task", "{\"description\":\"x\",\"not_before\":\"2026-12-01T09:00:00\"}")
+                        .isError())
+                .as("a time without its offset is ambiguous")
+                .isTrue();
+        assertThat(call("create_task", "{\"description\":\"x\",\"not_before\":\"9999-01-01T00:00:00Z\"}"))
+                .isEqualTo(ToolResult.error("Argument 'not_before' is more than 3660 days ahead; give a nearer time."));
+        assertThat(call("create_task", "{\"description\":\"x\",\"not_before\":7}")
+                        .isError())
+                .isTrue();
+        assertThat(store.listTasks(TaskQueue.DEFAULT_SESSION_ID)).isEqualTo(before);
+    }
+
+    private static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.queue.TaskWorker;
 import dev.taskagent.store.TaskStore;
@@ -14,11 +15,14 @@ import dev.taskagent.task.TaskUpdate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -122,21 +126,32 @@ public abstract class TaskWorkerSuite {
     }
 
     @Test
-    void aThrowingHandlerReleasesTheTaskUntilItsLastAttemptThenFailsIt() {
-        TaskQueue queue = TaskQueue.builder(store).maxAttempts(2).build();
+    void aThrowingHandlerRetriesAfterTheBackoffUntilItsLastAttemptThenFailsIt() {
+        Duration backoff = Duration.ofMillis(700);
+        TaskQueue queue = TaskQueue.builder(store)
+                .maxAttempts(2)
+                .backoff(Backoff.fixed(backoff))
+                .build();
         long id = queue.create(queue.newTask("Print the labels").assignee(AGENT).build())
                 .id();
+        List<Long> starts = new CopyOnWriteArrayList<>();
 
         try (TaskWorker worker = TaskWorker.builder(queue)
                 .agent(AGENT)
-                .pollInterval(Duration.ofMillis(50))
+                // Never polls within the test: the second attempt must come from the wake-up at its time.
+                .pollInterval(Duration.ofHours(1))
                 .handler(task -> {
+                    starts.add(System.nanoTime());
                     throw new IllegalStateException("printer on fire");
                 })
                 .start()) {
             awaitTrue("two attempts handled", () -> worker.handledCount() == 2);
         }
 
+        Duration between = Duration.ofNanos(starts.get(1) - starts.get(0));
+        assertThat(between)
+                .as("the second attempt waits for the backoff, and starts soon after it without a poll")
+                .isBetween(backoff, backoff.plusSeconds(5));
         Task failed = queue.get(id).orElseThrow();
         assertThat(failed.status()).isEqualTo(TaskStatus.FAILED);
         assertThat(failed.attempt()).isEqualTo(2);
@@ -146,11 +161,36 @@ public abstract class TaskWorkerSuite {
                         tuple(
                                 AGENT,
                                 "Attempt 1 failed: IllegalStateException: printer on fire. The task goes back to the"
-                                        + " queue."),
+                                        + " queue and waits 700 ms."),
                         tuple(
                                 AGENT,
                                 "Attempt 2 failed: IllegalStateException: printer on fire. That was the last of 2"
                                         + " attempts."));
+    }
+
+    @Test
+    void anIdleWorkerClaimsATaskScheduledForLaterWhenItsTimeComes() {
+        TaskQueue queue = TaskQueue.builder(store).build();
+        Instant notBefore = Instant.now().plusMillis(800);
+        long id = queue.create(queue.newTask("Open the shop")
+                        .assignee(AGENT)
+                        .notBefore(notBefore)
+                        .build())
+                .id();
+        AtomicReference<Instant> started = new AtomicReference<>();
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .pollInterval(Duration.ofHours(1))
+                .handler(task -> started.set(Instant.now()))
+                .start()) {
+            awaitTrue("the scheduled task handled", () -> worker.handledCount() == 1);
+        }
+
+        assertThat(started.get())
+                .as("not before its time (the store's clock is this JVM's here), and without waiting for a poll")
+                .isBetween(notBefore, notBefore.plusSeconds(5));
+        assertThat(queue.get(id).orElseThrow().status()).isEqualTo(TaskStatus.SUCCESS);
     }
 
     @Test
