@@ -94,7 +94,7 @@ final class Claims {
      * equality on the claim index's first four columns, so that the claim reads one range of it in its ORDER
      * BY, and the time checked on the rows it reads (a task waiting for its time is stepped over).
      */
-    private static String claimable(String databaseNow) {
+    static String claimable(String databaseNow) {
         return "assignee = ? AND status = " + Dialect.PENDING + " AND archived = FALSE AND open_blockers = 0"
                 + " AND (not_before IS NULL OR not_before <= " + databaseNow + ")";
     }

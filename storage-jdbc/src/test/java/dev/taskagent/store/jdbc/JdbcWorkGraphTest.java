@@ -208,10 +208,11 @@ abstract class JdbcWorkGraphTest {
                     case POSTGRESQL -> "EXPLAIN " + Claims.Postgres.NEXT_CLAIMABLE.replace("?", "'worker'");
                     case MARIADB, MYSQL ->
                         "EXPLAIN SELECT id FROM taskagent_tasks FORCE INDEX (taskagent_tasks_claim) WHERE "
-                                + Claims.CLAIMABLE.replace("?", "'worker'")
+                                + Claims.claimable(MySqlFamilyDialect.NOW).replace("?", "'worker'")
                                 + " ORDER BY claim_rank, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED";
                     default ->
-                        "EXPLAIN SELECT id FROM taskagent_tasks WHERE " + Claims.CLAIMABLE.replace("?", "'worker'")
+                        "EXPLAIN SELECT id FROM taskagent_tasks WHERE "
+                                + Claims.claimable(H2Dialect.NOW).replace("?", "'worker'")
                                 + " ORDER BY assignee, status, archived, open_blockers, priority DESC, created_at, id"
                                 + " LIMIT 8";
                 };
