@@ -14,6 +14,7 @@ import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.FinishReason;
 import dev.taskagent.llm.ScriptedChatModel;
 import dev.taskagent.llm.TokenUsage;
+import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.StepExecutor;
 import dev.taskagent.steps.StepRun;
@@ -32,6 +33,7 @@ import dev.taskagent.tool.Toolbox;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -254,6 +256,52 @@ class DashboardBrowserTest {
             } finally {
                 occupant.close();
             }
+        }
+    }
+
+    @Test
+    void theBoardShowsScheduledBackingOffAndCancelledTasksAndUpdatesThemLive() {
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        TaskQueue queue = TaskQueue.builder(store)
+                .backoff(Backoff.fixed(Duration.ofHours(1)))
+                .build();
+        Task scheduled = queue.create(queue.newTask("Send the weekly report")
+                .assignee("mailer")
+                .notBefore(Instant.now().plus(Duration.ofHours(2)))
+                .build());
+        Task failing = queue.create(
+                queue.newTask("Call the supplier").assignee("caller").build());
+        queue.claimNext("caller").orElseThrow();
+        queue.retry(failing.id(), "caller", 1, "The line was busy.");
+        Task cancelled = queue.create(queue.newTask("Order the old model").build());
+        queue.cancel(cancelled.id(), "carol", "Discontinued.");
+        try (TaskDashboard board = TaskDashboard.builder(store)
+                        .bind("127.0.0.1", 0)
+                        .build()
+                        .start();
+                BrowserContext context = harness.browser().newContext()) {
+            Page page = context.newPage();
+            page.navigate(board.uri() + "?session=" + TaskQueue.DEFAULT_SESSION_ID);
+            visible(card(page, scheduled));
+
+            PlaywrightAssertions.assertThat(card(page, scheduled).locator(".scheduled-badge"))
+                    .hasText("scheduled", text());
+            PlaywrightAssertions.assertThat(card(page, scheduled).locator(".not-before"))
+                    .containsText("not before: ");
+            PlaywrightAssertions.assertThat(card(page, failing).locator(".scheduled-badge"))
+                    .hasText("backing off", text());
+            PlaywrightAssertions.assertThat(card(page, cancelled).locator(".status.cancelled"))
+                    .hasText("cancelled", text());
+            PlaywrightAssertions.assertThat(page.locator(
+                            ".queue[data-agent=mailer] li[data-task-id=\"" + scheduled.id() + "\"] .scheduled-badge"))
+                    .containsText("not before ");
+
+            // Made claimable now: the badge goes without a reload.
+            queue.delay(scheduled.id(), Duration.ZERO);
+            PlaywrightAssertions.assertThat(card(page, scheduled).locator(".scheduled-badge"))
+                    .hasCount(0, count());
+            PlaywrightAssertions.assertThat(card(page, failing).locator(".scheduled-badge"))
+                    .hasText("backing off");
         }
     }
 

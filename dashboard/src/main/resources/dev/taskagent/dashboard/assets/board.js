@@ -379,6 +379,11 @@
       blocked.title = task.open_blockers + ' of ' + task.blocked_by.length + ' blockers not done yet';
       badges.append(blocked);
     }
+    if (waitsForTime(task)) {
+      const waiting = el('span', 'scheduled-badge', task.attempt > 0 ? 'backing off' : 'scheduled');
+      waiting.title = 'not claimed before ' + new Date(task.not_before).toLocaleString();
+      badges.append(waiting);
+    }
     const badge = task.status + (task.dead_lettered ? ' · dead letter' : '') + (task.archived ? ' · archived' : '');
     badges.append(el('span', 'status ' + task.status, badge));
     header.append(badges);
@@ -400,6 +405,9 @@
       const lease = el('p', 'meta');
       lease.append('lease: ', countdown(task.lease_until));
       card.append(lease);
+    }
+    if (waitsForTime(task)) {
+      card.append(el('p', 'meta not-before', 'not before: ' + new Date(task.not_before).toLocaleString()));
     }
 
     graphLines(card, task);
@@ -506,6 +514,12 @@
 
   // ---- queues, lease countdowns and dead letters ---------------------------------------------------
 
+  /** A pending task whose not-before time is still ahead on the server's clock: scheduled, or backing off. */
+  function waitsForTime(task) {
+    return task.status === 'pending' && task.not_before != null
+      && Date.parse(task.not_before) > Date.now() + state.skew;
+  }
+
   function countdown(expiresAt) {
     const node = el('span', 'countdown');
     node.dataset.expires = expiresAt;
@@ -552,6 +566,7 @@
         if (task.open_blockers > 0) item.append(el('span', 'blocked-badge', 'blocked'), ' ');
         item.append(el('span', null, '#' + task.id + ' ' + task.description));
         if (task.lease_until) item.append(' · lease ', countdown(task.lease_until));
+        if (waitsForTime(task)) item.append(el('span', 'scheduled-badge', 'not before ' + new Date(task.not_before).toLocaleTimeString()));
         list.append(item);
       }
       section.append(list);

@@ -4,6 +4,7 @@ import dev.taskagent.event.TaskListener;
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.llm.ChatModel;
 import dev.taskagent.observe.TaskObserver;
+import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.StepExecutor;
 import dev.taskagent.store.TaskStore;
@@ -41,6 +42,7 @@ public class TaskAgentAutoConfiguration {
      * @param properties the starter's properties
      * @param listeners the listener beans
      * @param observers the observer beans
+     * @param backoffs a {@link Backoff} bean, which replaces the {@code taskagent.queue.backoff-*} properties
      * @return the queue
      */
     @Bean
@@ -51,12 +53,14 @@ public class TaskAgentAutoConfiguration {
             TaskStore store,
             TaskAgentProperties properties,
             ObjectProvider<TaskListener> listeners,
-            ObjectProvider<TaskObserver> observers) {
+            ObjectProvider<TaskObserver> observers,
+            ObjectProvider<Backoff> backoffs) {
         TaskAgentProperties.Queue queue = properties.getQueue();
         TaskQueue.Builder builder = TaskQueue.builder(store)
                 .sessionId(queue.getSessionId())
                 .leaseDuration(queue.getLeaseDuration())
                 .maxAttempts(queue.getMaxAttempts())
+                .backoff(backoffs.getIfUnique(queue::backoff))
                 .observer(observer(observers));
         listeners.orderedStream().forEach(builder::listener);
         return builder.build();

@@ -2,9 +2,11 @@ package dev.taskagent.spring.boot.autoconfigure;
 
 import dev.taskagent.extraction.TaskAgent;
 import dev.taskagent.internal.SettingRules;
+import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.StepExecutor;
+import dev.taskagent.task.NewTask;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -331,8 +333,26 @@ public class TaskAgentProperties implements InitializingBean {
         /** How many claims a task may use before an expired lease fails it (a dead letter). */
         private int maxAttempts = TaskQueue.DEFAULT_MAX_ATTEMPTS;
 
+        /**
+         * How long a task waits after its first failed attempt (an expired lease, a worker's handler that threw)
+         * before it may be claimed again; doubled after each further one, with jitter. 0 for no wait.
+         */
+        private Duration backoffFirst = Duration.ofSeconds(10);
+
+        /** The longest wait between attempts. */
+        private Duration backoffMax = Duration.ofHours(1);
+
         void check(List<String> problems) {
             positive(problems, "queue.lease-duration", leaseDuration);
+            if (backoffFirst == null || backoffFirst.isNegative()) {
+                problems.add(PREFIX + ".queue.backoff-first must be 0 or a positive duration (e.g. 10s), was "
+                        + backoffFirst);
+            } else if (backoffMax == null
+                    || backoffMax.compareTo(backoffFirst) < 0
+                    || backoffMax.compareTo(NewTask.MAX_SCHEDULE_AHEAD) > 0) {
+                problems.add(PREFIX + ".queue.backoff-max must be between backoff-first (" + backoffFirst
+                        + ") and 3660d, was " + backoffMax);
+            }
             if (leaseDuration != null && leaseDuration.compareTo(Duration.ofDays(1)) > 0) {
                 problems.add(PREFIX + ".queue.lease-duration must be at most 1 day, was " + leaseDuration);
             }
@@ -380,6 +400,31 @@ public class TaskAgentProperties implements InitializingBean {
         /** @param maxAttempts the claims a task may use */
         public void setMaxAttempts(int maxAttempts) {
             this.maxAttempts = maxAttempts;
+        }
+
+        /** @return the wait after the first failed attempt; 0 for none */
+        public Duration getBackoffFirst() {
+            return backoffFirst;
+        }
+
+        /** @param backoffFirst the wait after the first failed attempt; 0 for none */
+        public void setBackoffFirst(Duration backoffFirst) {
+            this.backoffFirst = backoffFirst;
+        }
+
+        /** @return the longest wait between attempts */
+        public Duration getBackoffMax() {
+            return backoffMax;
+        }
+
+        /** @param backoffMax the longest wait between attempts */
+        public void setBackoffMax(Duration backoffMax) {
+            this.backoffMax = backoffMax;
+        }
+
+        /** @return the backoff these properties describe */
+        Backoff backoff() {
+            return backoffFirst.isZero() ? Backoff.none() : Backoff.exponential(backoffFirst, backoffMax);
         }
     }
 

@@ -15,6 +15,7 @@ import dev.taskagent.llm.ChatResponse;
 import dev.taskagent.llm.ScriptedChatModel;
 import dev.taskagent.llm.UserMessage;
 import dev.taskagent.llm.openai.OpenAiChatModel;
+import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.TaskHandler;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.StepExecutor;
@@ -225,6 +226,39 @@ class TaskAgentAutoConfigurationTest {
     }
 
     @Test
+    void theQueueBacksOffAsThePropertiesOrABackoffBeanSay() {
+        runner.withPropertyValues("taskagent.queue.backoff-first=2h", "taskagent.queue.backoff-max=2h")
+                .run(context -> {
+                    TaskQueue queue = context.getBean(TaskQueue.class);
+                    Task task =
+                            queue.create(queue.newTask("flaky").assignee("bob").build());
+                    queue.claimNext("bob").orElseThrow();
+                    Task retried = queue.retry(task.id(), "bob", 1, "It broke.");
+                    assertThat(retried.notBefore()).isAfter(Instant.now().plus(Duration.ofMinutes(89)));
+                    assertThat(queue.claimNext("bob")).isEmpty();
+                });
+        runner.withPropertyValues("taskagent.queue.backoff-first=0")
+                .withBean(Backoff.class, () -> Backoff.fixed(Duration.ofMinutes(5)))
+                .run(context -> {
+                    TaskQueue queue = context.getBean(TaskQueue.class);
+                    Task task =
+                            queue.create(queue.newTask("flaky").assignee("bob").build());
+                    queue.claimNext("bob").orElseThrow();
+                    assertThat(queue.retry(task.id(), "bob", 1, "It broke.").comments())
+                            .last()
+                            .satisfies(comment -> assertThat(comment.text()).endsWith("waits 5 min."));
+                });
+        runner.withPropertyValues("taskagent.queue.backoff-first=0").run(context -> {
+            TaskQueue queue = context.getBean(TaskQueue.class);
+            Task task = queue.create(queue.newTask("flaky").assignee("bob").build());
+            queue.claimNext("bob").orElseThrow();
+            assertThat(queue.retry(task.id(), "bob", 1, "It broke.").notBefore())
+                    .isNull();
+            assertThat(queue.claimNext("bob")).isPresent();
+        });
+    }
+
+    @Test
     void theReaperRunsWithTheContextAndTakesBackExpiredClaims() {
         LeaseReaperLifecycle[] reaper = new LeaseReaperLifecycle[1];
         runner.withPropertyValues("taskagent.queue.lease-duration=50ms", "taskagent.reaper.reclaim-interval=20ms")
@@ -376,6 +410,13 @@ class TaskAgentAutoConfigurationTest {
                 "taskagent.reaper.reclaim-interval must be between 10ms and 1d, was PT0S",
                 "taskagent.reaper.reclaim-interval=0s");
         failsWith("taskagent.queue.max-attempts must be at least 1, was 0", "taskagent.queue.max-attempts=0");
+        failsWith(
+                "taskagent.queue.backoff-first must be 0 or a positive duration (e.g. 10s), was PT-1S",
+                "taskagent.queue.backoff-first=-1s");
+        failsWith(
+                "taskagent.queue.backoff-max must be between backoff-first (PT1M) and 3660d, was PT30S",
+                "taskagent.queue.backoff-first=1m",
+                "taskagent.queue.backoff-max=30s");
         failsWith("taskagent.agent.max-iterations must be at least 1, was 0", "taskagent.agent.max-iterations=0");
         failsWith(
                 "Listening on 0.0.0.0, which is not a loopback address, needs a token: set taskagent.mcp.token (at"
