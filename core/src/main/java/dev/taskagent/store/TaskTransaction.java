@@ -65,6 +65,22 @@ public interface TaskTransaction {
     List<Task> listQueue(String assignee);
 
     /**
+     * Lists one page of an assignee's queue in claim order, filtered as the query says (TS-2.6, TS-2.7). The
+     * default pages {@link #listQueue(String)} in memory; a store with an index overrides it to read one page.
+     *
+     * @param query the agent, filters, page size and cursor
+     * @return the page, with how many tasks follow and the next page's cursor
+     * @throws NullPointerException if {@code query} is null
+     * @throws PageCursorException if the query's cursor belongs to another query or was changed or cut
+     */
+    default QueuePage listQueuePage(QueueQuery query) {
+        java.util.Objects.requireNonNull(query, "query");
+        List<Task> queue = listQueue(query.assignee());
+        return dev.taskagent.store.spi.QueuePaging.page(
+                query, dev.taskagent.store.spi.QueuePaging.highestId(queue), queue);
+    }
+
+    /**
      * Lists the ids of the sessions that hold at least one task, archived or not, each once;
      * a session with only a planning section is not listed. Optional (not a numbered rule): added for
      * browsing tools such as the task board, and stores written before it throw.

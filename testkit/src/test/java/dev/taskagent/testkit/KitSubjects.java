@@ -88,6 +88,7 @@ final class KitSubjects {
             case NO_CYCLE_CHECK -> NoCycleCheck.class;
             case CLOSES_OVER_OPEN_CHILDREN -> ClosesOverOpenChildren.class;
             case SEARCH_PAGES_BY_OFFSET -> SearchPagesByOffset.class;
+            case QUEUE_PAGES_BY_OFFSET -> QueuePagesByOffset.class;
         };
     }
 
@@ -305,6 +306,13 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.SEARCH_PAGES_BY_OFFSET);
+        }
+    }
+
+    static final class QueuePagesByOffset extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.QUEUE_PAGES_BY_OFFSET);
         }
     }
 }
