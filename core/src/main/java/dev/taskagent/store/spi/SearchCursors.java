@@ -26,7 +26,8 @@ import java.util.Optional;
  * or one with a character changed, added or cut, is refused with {@link SearchCursorException}. A queue cursor
  * holds the watermark, the claim-order key of the last task returned (priority, creation time, id) and a digest of
  * the {@linkplain QueueQuery#canonicalForm() agent and filters}; a bad one is refused with {@link
- * PageCursorException}. The kinds differ in their first byte, so a search cursor never continues a listing. The
+ * PageCursorException}. A listing cursor ({@link #encode(String, ListingPosition)}) holds the watermark and the id
+ * of the last task, for listings in an order of their own such as a session's. The kinds differ in their first byte, so a search cursor never continues a listing. The
  * check is against mistakes, not a secret: a cursor only continues a listing its holder may read anyway.
  *
  * <p>Thread-safe (stateless).
@@ -34,9 +35,11 @@ import java.util.Optional;
 public final class SearchCursors {
     private static final byte SEARCH_FORMAT = 1;
     private static final byte QUEUE_FORMAT = 2;
+    private static final byte LISTING_FORMAT = 3;
     private static final int DIGEST_BYTES = 8;
     private static final int SEARCH_PAYLOAD = Long.BYTES + Double.BYTES + Long.BYTES;
     private static final int QUEUE_PAYLOAD = Long.BYTES + Integer.BYTES + Long.BYTES + Integer.BYTES + Long.BYTES;
+    private static final int LISTING_PAYLOAD = Long.BYTES + Long.BYTES;
     private static final byte[] CHECK_SALT = "taskagent search cursor".getBytes(StandardCharsets.UTF_8);
 
     private static final Kind SEARCH = new Kind(
@@ -54,6 +57,14 @@ public final class SearchCursors {
             "list the queue",
             "The cursor belongs to another listing (another agent or filter); a cursor continues only the listing"
                     + " that returned it. List this queue without a cursor.");
+
+    private static final Kind LISTING = new Kind(
+            LISTING_FORMAT,
+            LISTING_PAYLOAD,
+            "a listing",
+            "list",
+            "The cursor belongs to another listing (other filters); a cursor continues only the listing that"
+                    + " returned it. List again without a cursor.");
 
     private SearchCursors() {}
 
@@ -213,6 +224,52 @@ public final class SearchCursors {
         }
     }
 
+    /**
+     * Where a page of a listing ends that keeps its tasks in an order of their own (a session's order, ids): the
+     * last task returned, by id, and the highest id the listing covers.
+     *
+     * @param watermark the highest task id the listing covers
+     * @param lastId the id of the last task returned
+     */
+    public record ListingPosition(long watermark, long lastId) {}
+
+    /**
+     * Writes the cursor that continues a listing after a task. A listing names itself by a text that is equal for
+     * two requests exactly when they list the same tasks in the same order (what is listed and every filter, not
+     * the page); the cursor carries a digest of it, so that another listing refuses it.
+     *
+     * @param listing the listing's canonical form
+     * @param position where the page ended
+     * @return the cursor
+     */
+    public static String encode(String listing, ListingPosition position) {
+        ByteBuffer payload = ByteBuffer.allocate(LISTING_PAYLOAD);
+        payload.putLong(position.watermark());
+        payload.putLong(position.lastId());
+        return seal(LISTING, queryDigest("listing\u0000" + listing), payload.array());
+    }
+
+    /**
+     * Reads the cursor of a listing.
+     *
+     * @param listing the listing's canonical form, as given to {@link #encode(String, ListingPosition)}
+     * @param cursor the cursor, or null for the first page
+     * @return where the previous page ended; empty for the first page
+     * @throws PageCursorException if the cursor was not written for this listing, or was changed or cut
+     */
+    public static Optional<ListingPosition> decode(String listing, String cursor) {
+        if (cursor == null) {
+            return Optional.empty();
+        }
+        ByteBuffer buffer = open(LISTING, cursor, queryDigest("listing\u0000" + listing));
+        long watermark = buffer.getLong();
+        long lastId = buffer.getLong();
+        if (watermark < 0 || lastId < 1) {
+            throw LISTING.invalid("it holds no position");
+        }
+        return Optional.of(new ListingPosition(watermark, lastId));
+    }
+
     /** What differs between the kinds of cursor: the format byte, the payload's size and the messages. */
     private record Kind(byte format, int payloadLength, String returnedBy, String again, String another) {
         int length() {
@@ -241,6 +298,9 @@ public final class SearchCursors {
 
     /** Checks a cursor of a kind and returns a buffer positioned at its payload. */
     private static ByteBuffer open(Kind kind, String cursor, byte[] queryDigest) {
+        if (cursor.length() > 2 * kind.length()) {
+            throw kind.invalid("it is not a cursor " + kind.returnedBy() + " returned (too long)");
+        }
         byte[] bytes;
         try {
             bytes = Base64.getUrlDecoder().decode(cursor);
