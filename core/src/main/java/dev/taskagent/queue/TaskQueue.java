@@ -13,6 +13,7 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.spi.Leases;
+import dev.taskagent.store.spi.QueuePaging;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.ClaimLostException;
@@ -737,7 +738,15 @@ public final class TaskQueue {
      */
     public QueuePage listQueue(QueueQuery query) {
         Objects.requireNonNull(query, "query");
-        return store().listQueuePage(query);
+        try {
+            return store().listQueuePage(query);
+        } catch (UnsupportedOperationException e) {
+            // A store written before paging: the same pages from its whole queue.
+            return store().inTransaction(transaction -> {
+                List<Task> queue = transaction.listQueue(query.assignee());
+                return QueuePaging.page(query, QueuePaging.highestId(queue), queue);
+            });
+        }
     }
 
     /**

@@ -53,7 +53,8 @@ import java.util.Optional;
  *   <li>TS-2.4 A unit of work reads its own writes.
  *   <li>TS-2.5 {@code listQueue} returns an assignee's non-archived tasks of every status, by priority
  *       (highest first), then {@code createdAt} (oldest first), then id (lowest first).
- *   <li>TS-2.6 {@code listQueuePage} returns, of the tasks {@code listQueue} returns, those the query keeps
+ *   <li>TS-2.6 (optional: a store without it throws {@link UnsupportedOperationException} from {@link
+ *       TaskTransaction#listQueuePage}, and the kit skips TS-2.6 and TS-2.7) {@code listQueuePage} returns, of the tasks {@code listQueue} returns, those the query keeps
  *       ({@link QueueQuery#keeps}: all, ready or blocked ones, with a tag), in the same order, at most the query's
  *       limit; {@code remaining} counts the kept tasks after the page, and only a page followed by more has a
  *       cursor.
@@ -374,6 +375,7 @@ public interface TaskStore extends AutoCloseable {
      * @param query the agent, filters, page size and cursor
      * @return the page, in claim order
      * @throws PageCursorException if the query's cursor belongs to another query or was changed or cut
+     * @throws UnsupportedOperationException if the store cannot page a queue
      */
     default QueuePage listQueuePage(QueueQuery query) {
         java.util.Objects.requireNonNull(query, "query");

@@ -65,19 +65,19 @@ public interface TaskTransaction {
     List<Task> listQueue(String assignee);
 
     /**
-     * Lists one page of an assignee's queue in claim order, filtered as the query says (TS-2.6, TS-2.7). The
-     * default pages {@link #listQueue(String)} in memory; a store with an index overrides it to read one page.
+     * Lists one page of an assignee's queue in claim order, filtered as the query says (TS-2.6, TS-2.7).
+     * Optional: a store without it throws {@link UnsupportedOperationException}, and {@code TaskQueue} then pages
+     * {@link #listQueue(String)} in memory ({@link dev.taskagent.store.spi.QueuePaging} does it for a store too).
      *
      * @param query the agent, filters, page size and cursor
      * @return the page, with how many tasks follow and the next page's cursor
      * @throws NullPointerException if {@code query} is null
      * @throws PageCursorException if the query's cursor belongs to another query or was changed or cut
+     * @throws UnsupportedOperationException if the store cannot page a queue
      */
     default QueuePage listQueuePage(QueueQuery query) {
-        java.util.Objects.requireNonNull(query, "query");
-        List<Task> queue = listQueue(query.assignee());
-        return dev.taskagent.store.spi.QueuePaging.page(
-                query, dev.taskagent.store.spi.QueuePaging.highestId(queue), queue);
+        throw new UnsupportedOperationException(getClass().getName() + " cannot page a queue; implement"
+                + " TaskTransaction.listQueuePage (rules TS-2.6 and TS-2.7 of TaskStore; QueuePaging helps)");
     }
 
     /**

@@ -428,7 +428,7 @@ final class BoardApi {
         QueuePage page;
         try {
             query = query.withCursor(parameters.text("cursor").orElse(null));
-            page = store.listQueuePage(query);
+            page = queue.listQueue(query);
         } catch (PageCursorException e) {
             throw ApiException.badParameter("cursor", e.getMessage());
         }

@@ -883,6 +883,7 @@ public abstract class TaskStoreConformanceTest {
 
     @Test
     void ts26_queuePagesKeepClaimOrderAndTheFiltersAndCountWhatRemains() {
+        assumeQueuePaging();
         String session = session("queue-pages");
         String agent = agent("queue-pages");
         for (int i = 0; i < 9; i++) {
@@ -942,6 +943,7 @@ public abstract class TaskStoreConformanceTest {
 
     @Test
     void ts27_queuePagingReturnsEveryTaskOnceWhileTasksOfAnyPriorityAreCreatedBetweenPages() {
+        assumeQueuePaging();
         String session = session("queue-stable");
         String agent = agent("queue-stable");
         Set<Long> before = new HashSet<>();
@@ -974,6 +976,7 @@ public abstract class TaskStoreConformanceTest {
 
     @Test
     void ts27_queueCursorsOfAnotherQueryChangedOrCutAreRefusedAndWriteNothing() {
+        assumeQueuePaging();
         String session = session("queue-cursors");
         String agent = agent("queue-cursors");
         for (int i = 0; i < 3; i++) {
@@ -4124,6 +4127,14 @@ public abstract class TaskStoreConformanceTest {
         assertRefusedWithoutWriting(calls, SearchCursorException.class, session, task);
         assertThat(store.searchTasks(query.withLimit(3).withCursor(cursor)).tasks())
                 .hasSize(2);
+    }
+
+    private void assumeQueuePaging() {
+        try {
+            store.listQueuePage(QueueQuery.of(agent("probe")));
+        } catch (UnsupportedOperationException e) {
+            assumeTrue(false, "the store does not page queues (TS-2.6 is optional): " + e.getMessage());
+        }
     }
 
     private void assumeSearch() {

@@ -15,6 +15,7 @@ import dev.taskagent.store.TransactionWork;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.InProcessEventFeed;
 import dev.taskagent.store.spi.Leases;
+import dev.taskagent.store.spi.QueuePaging;
 import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskBuilder;
@@ -634,7 +635,7 @@ final class ReferenceTaskStore implements TaskStore {
             check();
             Objects.requireNonNull(query, "query");
             if (!has(Defect.QUEUE_PAGES_BY_OFFSET)) {
-                return TaskTransaction.super.listQueuePage(query);
+                return QueuePaging.page(query, lastId.get(), listQueue(query.assignee()));
             }
             int offset = SearchCursors.decode(query)
                     .map(position -> (int) position.lastId() - 1)

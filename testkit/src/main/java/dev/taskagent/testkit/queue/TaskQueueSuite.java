@@ -29,6 +29,7 @@ import dev.taskagent.task.TaskNotAssignedException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.testkit.ForwardingTaskTransaction;
 import dev.taskagent.testkit.MutableClock;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
@@ -1455,6 +1456,37 @@ public abstract class TaskQueueSuite {
         Matcher matcher = Pattern.compile("more: call get_my_queue again .* cursor \"([^\"]+)\"$")
                 .matcher(text);
         return matcher.find() ? Optional.of(matcher.group(1)) : Optional.empty();
+    }
+
+    @Test
+    void aStoreWrittenBeforeQueuePagingStillListsTheQueueInPages() {
+        TaskStore withoutPaging = new TaskStore() {
+            @Override
+            public <R> R inTransaction(dev.taskagent.store.TransactionWork<R> work) {
+                return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
+                    @Override
+                    public QueuePage listQueuePage(QueueQuery query) {
+                        throw new UnsupportedOperationException("written before paging");
+                    }
+                }));
+            }
+        };
+        TaskQueue older = TaskQueue.builder(withoutPaging).build();
+        for (int i = 0; i < 5; i++) {
+            create("alice", i, "Task " + i);
+        }
+
+        QueuePage first = older.listQueue(QueueQuery.of("alice").withLimit(2));
+        create("alice", 9, "Created between pages");
+        QueuePage second = older.listQueue(QueueQuery.of("alice").withLimit(2).withCursor(first.cursor()));
+
+        assertThat(first.tasks()).extracting(Task::description).containsExactly("Task 4", "Task 3");
+        assertThat(second.tasks()).extracting(Task::description).containsExactly("Task 2", "Task 1");
+        assertThat(second.remaining()).isEqualTo(1);
+        assertThat(older.tools()
+                        .call(new ToolCall("older", "get_my_queue", "{\"agent_name\":\"alice\",\"limit\":1}"))
+                        .text())
+                .contains("5 more: call get_my_queue again");
     }
 
     @Test
