@@ -26,6 +26,7 @@ import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -469,7 +470,7 @@ final class QueueTools {
         String agent = query.assignee();
         String which = query.readiness() == QueueQuery.Readiness.ALL
                 ? ""
-                : query.readiness().name().toLowerCase(java.util.Locale.ROOT) + " ";
+                : query.readiness().name().toLowerCase(Locale.ROOT) + " ";
         String tagged = query.tag().map(value -> " tagged '" + value + "'").orElse("");
         if (page.tasks().isEmpty()) {
             String noun = which.isEmpty() ? "tasks" : which + "tasks";

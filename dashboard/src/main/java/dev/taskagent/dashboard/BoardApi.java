@@ -18,11 +18,13 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -385,7 +387,7 @@ final class BoardApi {
                     .filter(CardJson::isDeadLettered)
                     .forEach(dead::add);
         }
-        dead.sort(java.util.Comparator.comparingLong(Task::id));
+        dead.sort(Comparator.comparingLong(Task::id));
         long watermark = after.map(SearchCursors.ListingPosition::watermark).orElseGet(() -> highestId(dead));
         long lastId = after.map(SearchCursors.ListingPosition::lastId).orElse(0L);
         List<Task> following = dead.stream()
@@ -519,7 +521,7 @@ final class BoardApi {
             SearchQuery query,
             QueryParameters parameters,
             String name,
-            java.util.function.BiFunction<SearchQuery, String, SearchQuery> with) {
+            BiFunction<SearchQuery, String, SearchQuery> with) {
         Optional<String> value = parameters.text(name);
         if (value.isEmpty()) {
             return query;
