@@ -4,6 +4,9 @@ import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.internal.json.TaskJson.View;
 import dev.taskagent.steps.MarkdownSteps;
+import dev.taskagent.store.PageCursorException;
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.SearchCursorException;
 import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
@@ -26,6 +29,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -69,6 +73,12 @@ final class QueueTools {
 
     /** How many tasks each graph section of {@code get_task} lists, and blockers a queue line names. */
     static final int GRAPH_LISTING_LIMIT = 20;
+
+    /**
+     * The most tokens the lines of a {@code get_my_queue} page take: a page of longer lines is listed with fewer
+     * tasks, so that the cursor at its end stays within the toolset's result budget.
+     */
+    static final int LISTING_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
 
     /** How many blockers a line of {@code get_my_queue} names. */
     static final int QUEUE_LINE_BLOCKERS = 5;
@@ -416,42 +426,104 @@ final class QueueTools {
         return Tool.of(
                         GET_MY_QUEUE,
                         "List an agent's tasks that are not archived, next to claim first; a task waiting for"
-                                + " unfinished tasks names them. Filter: ready (claimable now) or blocked.",
+                                + " unfinished tasks names them. Filter: ready (claimable now) or blocked. Long queues"
+                                + " come in pages: pass the cursor a page ends with to get the next.",
                         JsonSchema.object()
                                 .requiredString("agent_name", "Your agent name")
                                 .optionalStringEnum("filter", "Which tasks; default all", QUEUE_FILTERS)
-                                .optionalString("tag", "Only tasks with this tag"),
+                                .optionalString("tag", "Only tasks with this tag")
+                                .optionalInteger(
+                                        "limit",
+                                        "Tasks per page, 1 to " + QueueQuery.MAX_LIMIT + "; default "
+                                                + QueueQuery.DEFAULT_LIMIT)
+                                .optionalString("cursor", "The cursor the previous page gave, for the next page"),
                         arguments -> {
-                            String agent = arguments.requiredName("agent_name");
-                            String filter = arguments
-                                    .optionalChoice("filter", QUEUE_FILTERS)
-                                    .orElse("all");
-                            Optional<String> tag = arguments.optionalName("tag");
-                            List<Task> tasks = filter.equals("ready")
-                                    ? queue.listReady(agent)
-                                    : filter.equals("blocked") ? queue.listBlocked(agent) : queue.listQueue(agent);
-                            if (tag.isPresent()) {
-                                tasks = tasks.stream()
-                                        .filter(task -> task.tags().contains(tag.get()))
-                                        .toList();
+                            QueueQuery query = queueQuery(arguments);
+                            QueuePage page;
+                            try {
+                                page = queuePageWithinBudget(queue, query);
+                            } catch (PageCursorException e) {
+                                return ToolResult.error(e.getMessage());
                             }
-                            String which = filter.equals("all") ? "" : filter + " ";
-                            String tagged =
-                                    tag.map(value -> " tagged '" + value + "'").orElse("");
-                            if (tasks.isEmpty()) {
-                                String noun = which.isEmpty() ? "No tasks" : "No " + which + "tasks";
-                                return ToolResult.ok(noun + tagged + " for " + agent);
-                            }
-                            String title = which.isEmpty()
-                                    ? "Tasks"
-                                    : Character.toUpperCase(which.charAt(0)) + which.substring(1) + "tasks";
-                            StringBuilder text = new StringBuilder(title + " of " + agent + tagged + ":");
-                            tasks.forEach(task -> text.append('\n')
-                                    .append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH))
-                                    .append(openBlockersNote(queue, task)));
-                            return ToolResult.ok(text.toString());
+                            return ToolResult.ok(renderQueuePage(queue, query, page));
                         })
                 .withHints(ToolHints.readOnly("List an agent's queue"));
+    }
+
+    private static QueueQuery queueQuery(ToolArguments arguments) {
+        QueueQuery query = QueueQuery.of(arguments.requiredName("agent_name"));
+        String filter = arguments.optionalChoice("filter", QUEUE_FILTERS).orElse("all");
+        if (filter.equals("ready")) {
+            query = query.ready();
+        } else if (filter.equals("blocked")) {
+            query = query.blocked();
+        }
+        Optional<String> tag = arguments.optionalName("tag");
+        if (tag.isPresent()) {
+            try {
+                query = query.withTag(tag.get());
+            } catch (IllegalArgumentException e) {
+                throw new ToolArgumentException("Argument 'tag': " + e.getMessage() + ".");
+            }
+        }
+        OptionalInt limit = arguments.optionalInt("limit");
+        if (limit.isPresent()) {
+            if (limit.getAsInt() < 1 || limit.getAsInt() > QueueQuery.MAX_LIMIT) {
+                throw new ToolArgumentException("Argument 'limit' must be between 1 and " + QueueQuery.MAX_LIMIT
+                        + ", not " + limit.getAsInt() + ".");
+            }
+            query = query.withLimit(limit.getAsInt());
+        }
+        Optional<String> cursor = arguments.optionalString("cursor");
+        if (cursor.isPresent()) {
+            try {
+                query = query.withCursor(cursor.get());
+            } catch (PageCursorException e) {
+                throw new ToolArgumentException("Argument 'cursor': " + e.getMessage());
+            }
+        }
+        return query;
+    }
+
+    /**
+     * Reads a page of the queue whose lines fit {@link #LISTING_TOKENS}: a page of long lines is read again with
+     * half the limit, so that the result's budget never cuts off the cursor at its end.
+     */
+    private static QueuePage queuePageWithinBudget(TaskQueue queue, QueueQuery query) {
+        QueuePage page = queue.listQueue(query);
+        while (page.tasks().size() > 1 && Texts.estimateTokens(renderQueuePage(queue, query, page)) > LISTING_TOKENS) {
+            query = query.withLimit(page.tasks().size() / 2);
+            page = queue.listQueue(query);
+        }
+        return page;
+    }
+
+    private static String renderQueuePage(TaskQueue queue, QueueQuery query, QueuePage page) {
+        String agent = query.assignee();
+        String which = query.readiness() == QueueQuery.Readiness.ALL
+                ? ""
+                : query.readiness().name().toLowerCase(Locale.ROOT) + " ";
+        String tagged = query.tag().map(value -> " tagged '" + value + "'").orElse("");
+        if (page.tasks().isEmpty()) {
+            String noun = which.isEmpty() ? "tasks" : which + "tasks";
+            return query.cursor().isPresent()
+                    ? "No more " + noun + tagged + " for " + agent
+                    : "No " + noun + tagged + " for " + agent;
+        }
+        String title =
+                which.isEmpty() ? "Tasks" : Character.toUpperCase(which.charAt(0)) + which.substring(1) + "tasks";
+        StringBuilder text = new StringBuilder(title + " of " + agent + tagged + ":");
+        page.tasks().forEach(task -> text.append('\n')
+                .append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH))
+                .append(openBlockersNote(queue, task)));
+        if (page.hasMore()) {
+            text.append('\n')
+                    .append(page.remaining())
+                    .append(" more: call get_my_queue again with the same agent_name, filter and tag and cursor \"")
+                    .append(page.cursor())
+                    .append('"');
+        }
+        return text.toString();
     }
 
     static Tool searchTasks(TaskQueue queue) {

@@ -5,6 +5,8 @@ import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.observe.TaskObserver;
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
@@ -12,6 +14,7 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.spi.Leases;
+import dev.taskagent.store.spi.QueuePaging;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.ClaimLostException;
@@ -903,6 +906,30 @@ public final class TaskQueue {
     public List<Task> listQueue(String agent) {
         StoreArguments.name(agent, "agent");
         return store().inTransaction(transaction -> transaction.listQueue(agent));
+    }
+
+    /**
+     * Lists one page of an agent's queue in claim order, all its tasks or only the ready or blocked ones, or those
+     * with a tag, as the query says (rule TS-2.6 of {@link dev.taskagent.store.TaskStore}). Pass a page's {@link
+     * QueuePage#nextCursor() cursor} back with {@link QueueQuery#withCursor(String)} for the next page: tasks
+     * created between the pages never shift one, so no task is returned twice or left out.
+     *
+     * @param query the agent, filters, page size and cursor
+     * @return one page, with how many tasks follow
+     * @throws NullPointerException if {@code query} is null
+     * @throws dev.taskagent.store.PageCursorException if the cursor belongs to another query or was changed or cut
+     */
+    public QueuePage listQueue(QueueQuery query) {
+        Objects.requireNonNull(query, "query");
+        try {
+            return store().listQueuePage(query);
+        } catch (UnsupportedOperationException e) {
+            // A store written before paging: the same pages from its whole queue.
+            return store().inTransaction(transaction -> {
+                List<Task> queue = transaction.listQueue(query.assignee());
+                return QueuePaging.page(query, QueuePaging.highestId(queue), queue);
+            });
+        }
     }
 
     /**

@@ -4,7 +4,7 @@ package dev.taskagent.store;
  * A search cursor that the search cannot continue from: it belongs to another query (other words or
  * filters), or it was changed or cut. Nothing was read; run the search again without a cursor.
  */
-public class SearchCursorException extends IllegalArgumentException {
+public class SearchCursorException extends PageCursorException {
     private static final long serialVersionUID = 1L;
 
     /**

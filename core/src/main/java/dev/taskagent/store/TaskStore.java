@@ -53,6 +53,16 @@ import java.util.Optional;
  *   <li>TS-2.4 A unit of work reads its own writes.
  *   <li>TS-2.5 {@code listQueue} returns an assignee's non-archived tasks of every status, by priority
  *       (highest first), then {@code createdAt} (oldest first), then id (lowest first).
+ *   <li>TS-2.6 (optional: a store without it throws {@link UnsupportedOperationException} from {@link
+ *       TaskTransaction#listQueuePage}, and the kit skips TS-2.6 and TS-2.7) {@code listQueuePage} returns, of the tasks {@code listQueue} returns, those the query keeps
+ *       ({@link QueueQuery#keeps}: all, ready or blocked ones, with a tag), in the same order, at most the query's
+ *       limit; {@code remaining} counts the kept tasks after the page, and only a page followed by more has a
+ *       cursor.
+ *   <li>TS-2.7 Following the cursors from the first page returns every task the listing held when the first page
+ *       was read, and still holds at its place in claim order, exactly once, also when tasks of any priority are
+ *       created between the pages; the total of a page and its {@code remaining} never grows along the pages. A
+ *       cursor of another query (another assignee or filter), or one changed or cut, throws {@link
+ *       PageCursorException} and nothing is written.
  * </ul>
  *
  * <p><b>TS-3 Inserting</b>
@@ -370,6 +380,20 @@ public interface TaskStore extends AutoCloseable {
      */
     default List<Task> claimUpTo(String assignee, Duration lease, int limit) {
         return inTransaction(transaction -> transaction.claimUpTo(assignee, lease, limit));
+    }
+
+    /**
+     * Lists one page of an assignee's queue in a transaction of its own (TS-2.6, see {@link
+     * TaskTransaction#listQueuePage(QueueQuery)}).
+     *
+     * @param query the agent, filters, page size and cursor
+     * @return the page, in claim order
+     * @throws PageCursorException if the query's cursor belongs to another query or was changed or cut
+     * @throws UnsupportedOperationException if the store cannot page a queue
+     */
+    default QueuePage listQueuePage(QueueQuery query) {
+        java.util.Objects.requireNonNull(query, "query");
+        return inTransaction(transaction -> transaction.listQueuePage(query));
     }
 
     /**

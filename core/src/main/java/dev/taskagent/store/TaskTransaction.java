@@ -65,6 +65,22 @@ public interface TaskTransaction {
     List<Task> listQueue(String assignee);
 
     /**
+     * Lists one page of an assignee's queue in claim order, filtered as the query says (TS-2.6, TS-2.7).
+     * Optional: a store without it throws {@link UnsupportedOperationException}, and {@code TaskQueue} then pages
+     * {@link #listQueue(String)} in memory ({@link dev.taskagent.store.spi.QueuePaging} does it for a store too).
+     *
+     * @param query the agent, filters, page size and cursor
+     * @return the page, with how many tasks follow and the next page's cursor
+     * @throws NullPointerException if {@code query} is null
+     * @throws PageCursorException if the query's cursor belongs to another query or was changed or cut
+     * @throws UnsupportedOperationException if the store cannot page a queue
+     */
+    default QueuePage listQueuePage(QueueQuery query) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot page a queue; implement"
+                + " TaskTransaction.listQueuePage (rules TS-2.6 and TS-2.7 of TaskStore; QueuePaging helps)");
+    }
+
+    /**
      * Lists the ids of the sessions that hold at least one task, archived or not, each once;
      * a session with only a planning section is not listed. Optional (not a numbered rule): added for
      * browsing tools such as the task board, and stores written before it throw.

@@ -3,7 +3,13 @@ package dev.taskagent.dashboard;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.PageCursorException;
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
+import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.task.StaleTaskException;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -12,17 +18,21 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * The board's JSON API: sessions, a session's tasks with filters and paging, one task, the agents' queues,
- * the dead letters, and the actions when they are enabled. Every answer is bounded (see {@link CardJson}).
+ * The board's JSON API: sessions, a session's tasks with filters and paging, one task, the agents' queues (one
+ * agent's a page at a time), the dead letters, the search, and the actions when they are enabled. Pages that
+ * continue are named by cursors ({@link SearchCursors}): the place of the last task shown, not a count, so tasks
+ * created between two pages never show a task twice or skip one. Every answer is bounded (see {@link CardJson}).
  *
  * <p>Thread-safe.
  */
@@ -41,8 +51,15 @@ final class BoardApi {
     /** Who the actions' comments are by. */
     static final String ACTOR = "task-board";
 
+    private static final List<String> FILTERS = List.of("status", "assignee", "text", "tag", "readiness");
+
     private static final List<String> TASK_FILTERS =
-            List.of("status", "assignee", "text", "tag", "readiness", "offset", "limit");
+            List.of("status", "assignee", "text", "tag", "readiness", "offset", "limit", "cursor");
+
+    private static final List<String> CURSOR_PAGING = List.of("limit", "cursor");
+
+    private static final List<String> SEARCH_PARAMETERS =
+            List.of("q", "status", "assignee", "session", "tag", "archived", "limit", "cursor");
 
     private static final List<String> PAGING = List.of("offset", "limit");
 
@@ -106,13 +123,18 @@ final class BoardApi {
             QueryParameters.parse(rawQuery, List.of());
             return ok(queues());
         }
+        if (segments.size() == 3 && segments.get(1).equals("queues")) {
+            return ok(agentQueue(segments.get(2), QueryParameters.parse(rawQuery, CURSOR_PAGING)));
+        }
         if (segments.equals(List.of("api", "dead-letters"))) {
-            QueryParameters.parse(rawQuery, List.of());
-            return ok(deadLetters());
+            return ok(deadLetters(QueryParameters.parse(rawQuery, CURSOR_PAGING)));
+        }
+        if (segments.equals(List.of("api", "search"))) {
+            return ok(search(QueryParameters.parse(rawQuery, SEARCH_PARAMETERS)));
         }
         throw ApiException.notFound("No API endpoint at " + rawPath + "; see /api/sessions, /api/sessions/{id}/tasks,"
                 + " /api/tasks/{id}, /api/tasks/{id}/blockers, /api/tasks/{id}/dependants, /api/tasks/{id}/children,"
-                + " /api/queues, /api/dead-letters, /api/events");
+                + " /api/queues, /api/queues/{agent}, /api/dead-letters, /api/search, /api/events");
     }
 
     private byte[] config() {
@@ -144,8 +166,14 @@ final class BoardApi {
 
     private byte[] sessionTasks(String sessionId, QueryParameters parameters) {
         Predicate<Task> filter = filter(parameters);
-        int offset = parameters.integer("offset", 0, 0, Integer.MAX_VALUE);
+        if (parameters.text("cursor").isPresent() && parameters.text("offset").isPresent()) {
+            throw ApiException.badParameter(
+                    "cursor",
+                    "Give offset or cursor, not both: a cursor continues the page that returned it as next_cursor");
+        }
         int limit = parameters.integer("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+        String listing = sessionListing(sessionId, parameters);
+        Optional<SearchCursors.ListingPosition> after = listingPosition(listing, parameters);
         long position = events.position();
         List<Task> all = store.listTasks(sessionId);
         if (all.isEmpty()) {
@@ -153,9 +181,39 @@ final class BoardApi {
                     "No session '" + QueryParameters.cut(sessionId) + "'; GET /api/sessions lists them");
         }
         List<Task> matching = all.stream().filter(filter).toList();
-        int from = Math.min(offset, matching.size());
-        // matching.size() - from, not offset + limit: an offset near Integer.MAX_VALUE must not overflow.
-        List<Task> page = matching.subList(from, from + Math.min(limit, matching.size() - from));
+        // A cursor names the last task shown, not a count: tasks inserted before it move it and everything after
+        // it down alike, so the next page starts after wherever it is now. Tasks created since the first page
+        // (above its highest id) wait for a new listing.
+        long watermark = after.map(SearchCursors.ListingPosition::watermark).orElseGet(() -> highestId(all));
+        int offset;
+        List<Task> following;
+        if (after.isPresent()) {
+            long lastId = after.get().lastId();
+            int lastOrder = all.stream()
+                    .filter(task -> task.id() == lastId)
+                    .mapToInt(Task::order)
+                    .findFirst()
+                    .orElseThrow(() -> ApiException.badParameter(
+                            "cursor",
+                            "The cursor ends at a task that is not in session '" + QueryParameters.cut(sessionId)
+                                    + "'; list the session again without a cursor"));
+            offset = (int)
+                    matching.stream().filter(task -> task.order() <= lastOrder).count();
+            following = matching.stream()
+                    .filter(task -> task.order() > lastOrder && task.id() <= watermark)
+                    .toList();
+        } else {
+            offset = parameters.integer("offset", 0, 0, Integer.MAX_VALUE);
+            following = matching.subList(Math.min(offset, matching.size()), matching.size());
+        }
+        List<Task> page = following.subList(0, Math.min(limit, following.size()));
+        long remaining = following.size() - page.size();
+        String nextCursor = remaining == 0
+                ? null
+                : SearchCursors.encode(
+                        listing,
+                        new SearchCursors.ListingPosition(
+                                watermark, page.get(page.size() - 1).id()));
         CardGraph graph = CardGraph.read(store, page, () -> all);
         return Json.write(json -> {
             json.writeStartObject();
@@ -165,6 +223,8 @@ final class BoardApi {
             json.writeNumberField("total", matching.size());
             json.writeNumberField("offset", offset);
             json.writeNumberField("limit", limit);
+            json.writeNumberField("remaining", remaining);
+            json.writeStringField("next_cursor", nextCursor);
             json.writeBooleanField("graph_complete", graph.complete());
             json.writeArrayFieldStart("tasks");
             for (Task task : page) {
@@ -179,17 +239,7 @@ final class BoardApi {
         Predicate<Task> filter = task -> true;
         Optional<String> statuses = parameters.text("status");
         if (statuses.isPresent()) {
-            Set<TaskStatus> wanted = EnumSet.noneOf(TaskStatus.class);
-            for (String name : statuses.get().split(",")) {
-                try {
-                    wanted.add(TaskStatus.fromWireName(name));
-                } catch (IllegalArgumentException e) {
-                    throw ApiException.badParameter(
-                            "status",
-                            "Parameter 'status' must be one or more of " + TaskStatus.wireNames()
-                                    + ", comma separated; was '" + QueryParameters.cut(statuses.get()) + "'");
-                }
-            }
+            Set<TaskStatus> wanted = statuses(statuses.get());
             filter = filter.and(task -> wanted.contains(task.status()));
         }
         Optional<String> assignee = parameters.text("assignee");
@@ -224,6 +274,21 @@ final class BoardApi {
             }
         }
         return filter;
+    }
+
+    private static Set<TaskStatus> statuses(String list) {
+        Set<TaskStatus> wanted = EnumSet.noneOf(TaskStatus.class);
+        for (String name : list.split(",")) {
+            try {
+                wanted.add(TaskStatus.fromWireName(name));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badParameter(
+                        "status",
+                        "Parameter 'status' must be one or more of " + TaskStatus.wireNames()
+                                + ", comma separated; was '" + QueryParameters.cut(list) + "'");
+            }
+        }
+        return wanted;
     }
 
     /** A task's blockers, dependants or children as cards, lowest id first, a page at a time. */
@@ -311,7 +376,10 @@ final class BoardApi {
         });
     }
 
-    private byte[] deadLetters() {
+    /** The dead letters by id, oldest first, a page at a time. */
+    private byte[] deadLetters(QueryParameters parameters) {
+        int limit = parameters.integer("limit", DEFAULT_LIMIT, 1, MAX_LISTED);
+        Optional<SearchCursors.ListingPosition> after = listingPosition("dead-letters", parameters);
         long position = events.position();
         List<Task> dead = new ArrayList<>();
         for (String agent : store.listAssignees()) {
@@ -319,17 +387,171 @@ final class BoardApi {
                     .filter(CardJson::isDeadLettered)
                     .forEach(dead::add);
         }
+        dead.sort(Comparator.comparingLong(Task::id));
+        long watermark = after.map(SearchCursors.ListingPosition::watermark).orElseGet(() -> highestId(dead));
+        long lastId = after.map(SearchCursors.ListingPosition::lastId).orElse(0L);
+        List<Task> following = dead.stream()
+                .filter(task -> task.id() > lastId && task.id() <= watermark)
+                .toList();
+        List<Task> page = following.subList(0, Math.min(limit, following.size()));
+        long remaining = following.size() - page.size();
+        String nextCursor = remaining == 0
+                ? null
+                : SearchCursors.encode(
+                        "dead-letters",
+                        new SearchCursors.ListingPosition(
+                                watermark, page.get(page.size() - 1).id()));
         return Json.write(json -> {
             json.writeStartObject();
             json.writeNumberField("position", position);
             json.writeNumberField("total", dead.size());
+            json.writeNumberField("limit", limit);
+            json.writeNumberField("remaining", remaining);
+            json.writeStringField("next_cursor", nextCursor);
             json.writeArrayFieldStart("tasks");
-            for (Task task : dead.subList(0, Math.min(dead.size(), MAX_LISTED))) {
+            for (Task task : page) {
                 CardJson.write(json, task, CardJson.QUEUE);
             }
             json.writeEndArray();
             json.writeEndObject();
         });
+    }
+
+    /** One agent's queue in claim order, a page at a time (the store's keyset paging). */
+    private byte[] agentQueue(String agent, QueryParameters parameters) {
+        int limit = parameters.integer("limit", QueueQuery.DEFAULT_LIMIT, 1, QueueQuery.MAX_LIMIT);
+        QueueQuery query;
+        try {
+            query = QueueQuery.of(agent).withLimit(limit);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParameter("agent", "The agent name cannot be used: " + e.getMessage());
+        }
+        long position = events.position();
+        QueuePage page;
+        try {
+            query = query.withCursor(parameters.text("cursor").orElse(null));
+            page = queue.listQueue(query);
+        } catch (PageCursorException e) {
+            throw ApiException.badParameter("cursor", e.getMessage());
+        }
+        QueuePage shown = page;
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("agent", agent);
+            json.writeNumberField("position", position);
+            CardJson.instant(json, "now", settings.clock().instant());
+            json.writeNumberField("limit", limit);
+            json.writeNumberField("remaining", shown.remaining());
+            json.writeStringField("next_cursor", shown.cursor());
+            json.writeArrayFieldStart("tasks");
+            for (Task task : shown.tasks()) {
+                CardJson.write(json, task, CardJson.QUEUE);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        });
+    }
+
+    /** The store's full-text search: every session unless one is named, best match first, a page at a time. */
+    private byte[] search(QueryParameters parameters) {
+        String text = parameters
+                .text("q")
+                .orElseThrow(() -> ApiException.badParameter(
+                        "q", "Give the words to find as q, e.g. /api/search?q=invoice+overdue"));
+        SearchQuery query;
+        try {
+            query = SearchQuery.of(text);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParameter("q", "Parameter 'q': " + e.getMessage());
+        }
+        Optional<String> statuses = parameters.text("status");
+        if (statuses.isPresent()) {
+            query = query.withStatuses(statuses(statuses.get()));
+        }
+        query = withSearchFilter(query, parameters, "assignee", SearchQuery::withAssignee);
+        query = withSearchFilter(query, parameters, "session", SearchQuery::withSession);
+        query = withSearchFilter(query, parameters, "tag", SearchQuery::withTag);
+        Optional<String> archived = parameters.text("archived");
+        if (archived.isPresent()) {
+            if (!archived.get().equals("true") && !archived.get().equals("false")) {
+                throw ApiException.badParameter(
+                        "archived",
+                        "Parameter 'archived' must be true or false; was '" + QueryParameters.cut(archived.get())
+                                + "'");
+            }
+            if (archived.get().equals("true")) {
+                query = query.includingArchived();
+            }
+        }
+        query = query.withLimit(parameters.integer("limit", SearchQuery.DEFAULT_LIMIT, 1, SearchQuery.MAX_LIMIT));
+        long position = events.position();
+        SearchPage page;
+        try {
+            query = query.withCursor(parameters.text("cursor").orElse(null));
+            page = store.searchTasks(query);
+        } catch (PageCursorException e) {
+            throw ApiException.badParameter("cursor", e.getMessage());
+        } catch (UnsupportedOperationException e) {
+            throw new ApiException(
+                    501, null, "This store cannot search its tasks; the session boards and their filters still work");
+        }
+        SearchQuery asked = query;
+        return Json.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("q", asked.text());
+            json.writeArrayFieldStart("words");
+            for (String word : asked.words()) {
+                json.writeString(word);
+            }
+            json.writeEndArray();
+            json.writeNumberField("position", position);
+            json.writeNumberField("limit", asked.limit());
+            json.writeNumberField("remaining", page.remaining());
+            json.writeStringField("next_cursor", page.cursor());
+            json.writeArrayFieldStart("tasks");
+            for (Task task : page.tasks()) {
+                CardJson.write(json, task, CardJson.QUEUE);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        });
+    }
+
+    private static SearchQuery withSearchFilter(
+            SearchQuery query,
+            QueryParameters parameters,
+            String name,
+            BiFunction<SearchQuery, String, SearchQuery> with) {
+        Optional<String> value = parameters.text(name);
+        if (value.isEmpty()) {
+            return query;
+        }
+        try {
+            return with.apply(query, value.get());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParameter(name, "Parameter '" + name + "': " + e.getMessage());
+        }
+    }
+
+    /** What identifies a session's listing for its cursors: the session and every filter, not the page. */
+    private static String sessionListing(String sessionId, QueryParameters parameters) {
+        StringBuilder listing = new StringBuilder("session\u0000").append(sessionId);
+        for (String name : FILTERS) {
+            listing.append('\u0000').append(parameters.text(name).orElse(""));
+        }
+        return listing.toString();
+    }
+
+    private static Optional<SearchCursors.ListingPosition> listingPosition(String listing, QueryParameters parameters) {
+        try {
+            return SearchCursors.decode(listing, parameters.text("cursor").orElse(null));
+        } catch (PageCursorException e) {
+            throw ApiException.badParameter("cursor", e.getMessage());
+        }
+    }
+
+    private static long highestId(List<Task> tasks) {
+        return tasks.stream().mapToLong(Task::id).max().orElse(0);
     }
 
     private Reply act(long taskId, String action, UnaryOperator<String> headers, byte[] body) {

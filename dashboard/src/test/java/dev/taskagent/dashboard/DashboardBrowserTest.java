@@ -224,6 +224,74 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void theSearchBoxFindsTasksOfEverySessionKeepsItsWordsInTheUrlAndOpensAMatch() {
+        InMemoryTaskStore store = new InMemoryTaskStore();
+        TaskQueue queue = TaskQueue.builder(store).build();
+        Task flights = queue.create(NewTask.of("trip", "Book flights"));
+        Task tripInvoice = queue.create(
+                NewTask.builder("trip", "Pay the hotel invoice").assignee("ann").build());
+        Task gardenInvoice = queue.create(NewTask.of("garden", "Überweisung: invoice for the roses " + XSS));
+        for (int i = 0; i < 25; i++) {
+            queue.create(NewTask.of("archive", "Old invoice " + i));
+        }
+        try (TaskDashboard board = TaskDashboard.builder(store)
+                        .bind("127.0.0.1", 0)
+                        .build()
+                        .start();
+                BrowserContext context = harness.browser().newContext()) {
+            Page page = context.newPage();
+            List<String> dialogs = new CopyOnWriteArrayList<>();
+            page.onDialog(dialog -> {
+                dialogs.add(dialog.message());
+                dialog.dismiss();
+            });
+            page.navigate(board.uri() + "?session=trip");
+            visible(card(page, flights));
+
+            page.locator("#search-q").fill("ÜBERWEISUNG roses");
+            page.locator("#search-q").press("Enter");
+
+            Locator results = page.locator("#search-list li");
+            PlaywrightAssertions.assertThat(results).hasCount(1, count());
+            PlaywrightAssertions.assertThat(results.first()).containsText(XSS);
+            assertThat(results.first().getAttribute("data-task-id")).isEqualTo(String.valueOf(gardenInvoice.id()));
+            PlaywrightAssertions.assertThat(page)
+                    .hasURL(Pattern.compile(".*[?&]q=%C3%9CBERWEISUNG\\+roses(&|#|$).*"), url());
+            assertThat(page.url()).contains("session=trip");
+            visible(card(page, flights));
+
+            // A match in another session opens that session with its card.
+            results.first().locator("a.task-link").click();
+            visible(card(page, gardenInvoice));
+            assertThat(page.url()).contains("session=garden").contains("q=");
+
+            // The words survive a reload; a long result comes in pages.
+            page.navigate(board.uri() + "?session=trip&q=invoice");
+            PlaywrightAssertions.assertThat(page.locator("#search-q")).hasValue("invoice");
+            PlaywrightAssertions.assertThat(results).hasCount(20, count());
+            PlaywrightAssertions.assertThat(page.locator("#search-title")).containsText("20 of 27", containsText());
+            page.locator("#search-more").click();
+            PlaywrightAssertions.assertThat(results).hasCount(27, count());
+            PlaywrightAssertions.assertThat(page.locator("#search-more")).isHidden();
+            assertThat(results.evaluateAll("items => items.map(item => item.dataset.taskId)")
+                            .toString())
+                    .contains(String.valueOf(tripInvoice.id()));
+
+            // Words the search cannot use give its message, not a broken page.
+            page.locator("#search-q").fill("&& ||");
+            page.locator("#search-q").press("Enter");
+            PlaywrightAssertions.assertThat(page.locator("#search-title"))
+                    .containsText("holds no word to search for", containsText());
+            PlaywrightAssertions.assertThat(results).hasCount(0, count());
+
+            page.locator("#search-clear").click();
+            PlaywrightAssertions.assertThat(page.locator("#search-results")).isHidden();
+            assertThat(page.url()).doesNotContain("q=");
+            assertThat(dialogs).isEmpty();
+        }
+    }
+
+    @Test
     void aPageRefusedALiveStreamPollsThenGoesLiveOnceASlotFrees() throws Exception {
         InMemoryTaskStore store = new InMemoryTaskStore();
         TaskQueue queue = TaskQueue.builder(store).build();
@@ -505,6 +573,10 @@ class DashboardBrowserTest {
 
     private static LocatorAssertions.HasCountOptions count() {
         return new LocatorAssertions.HasCountOptions().setTimeout(WAIT_MS);
+    }
+
+    private static LocatorAssertions.ContainsTextOptions containsText() {
+        return new LocatorAssertions.ContainsTextOptions().setTimeout(WAIT_MS);
     }
 
     private static PageAssertions.HasURLOptions url() {

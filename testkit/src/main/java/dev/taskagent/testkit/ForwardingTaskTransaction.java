@@ -1,5 +1,7 @@
 package dev.taskagent.testkit;
 
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
@@ -56,6 +58,11 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     @Override
     public List<Task> listQueue(String assignee) {
         return delegate.listQueue(assignee);
+    }
+
+    @Override
+    public QueuePage listQueuePage(QueueQuery query) {
+        return delegate.listQueuePage(query);
     }
 
     @Override

@@ -10,6 +10,9 @@ import dev.taskagent.event.EventsPrunedException;
 import dev.taskagent.event.FeedEvent;
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.PageCursorException;
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchCursorException;
 import dev.taskagent.store.SearchPage;
@@ -879,6 +882,134 @@ public abstract class TaskStoreConformanceTest {
                 .map(Task::status)
                 .containsExactly(TaskStatus.PENDING, TaskStatus.RUNNING, TaskStatus.SUCCESS, TaskStatus.FAILED);
         assertThat(queue(agent("nobody"))).isEmpty();
+    }
+
+    @Test
+    void ts26_queuePagesKeepClaimOrderAndTheFiltersAndCountWhatRemains() {
+        assumeQueuePaging();
+        String session = session("queue-pages");
+        String agent = agent("queue-pages");
+        for (int i = 0; i < 9; i++) {
+            insert(
+                    NewTask.builder(session, "task " + i)
+                            .assignee(agent)
+                            .priority(i % 3)
+                            .tags(i % 2 == 0 ? List.of("even") : List.of())
+                            .build(),
+                    Integer.MAX_VALUE);
+            if (i % 4 == 0) {
+                clock.advance(Duration.ofSeconds(1));
+            }
+        }
+        List<Task> before = queue(agent);
+        store.inTransaction(tx -> {
+            tx.updateTask(
+                    TaskUpdate.of(before.get(0).id()).status(TaskStatus.RUNNING).build());
+            tx.updateTask(
+                    TaskUpdate.of(before.get(3).id()).status(TaskStatus.SUCCESS).build());
+            tx.updateTask(TaskUpdate.of(before.get(5).id()).archived(true).build());
+            return null;
+        });
+        insertFor(session, agent("someone-else"), "someone else's", 9, Integer.MAX_VALUE);
+        List<Task> whole = queue(agent);
+
+        for (QueueQuery query : List.of(
+                QueueQuery.of(agent),
+                QueueQuery.of(agent).ready(),
+                QueueQuery.of(agent).withTag("even"))) {
+            List<Task> expected = whole.stream().filter(query::keeps).toList();
+            List<Task> paged = new ArrayList<>();
+            QueuePage page = store.listQueuePage(query.withLimit(2));
+            long expectedRemaining = expected.size();
+            while (true) {
+                assertThat(page.tasks()).as("page of %s", query).hasSizeLessThanOrEqualTo(2);
+                expectedRemaining -= page.tasks().size();
+                assertThat(page.remaining())
+                        .as("remaining after a page of %s", query)
+                        .isEqualTo(expectedRemaining);
+                assertThat(page.nextCursor().isPresent()).isEqualTo(expectedRemaining > 0);
+                paged.addAll(page.tasks());
+                if (!page.hasMore()) {
+                    break;
+                }
+                page = store.listQueuePage(query.withLimit(2).withCursor(page.cursor()));
+            }
+            assertThat(ids(paged)).as("the pages of %s", query).containsExactlyElementsOf(ids(expected));
+            assertThat(paged).allSatisfy(task -> assertThat(task).isEqualTo(find(task.id())));
+        }
+        assertThat(ids(store.listQueuePage(QueueQuery.of(agent).ready().withLimit(QueueQuery.MAX_LIMIT))
+                        .tasks()))
+                .doesNotContain(
+                        before.get(0).id(), before.get(3).id(), before.get(5).id());
+        assertThat(store.listQueuePage(QueueQuery.of(agent("nobody")))).isEqualTo(QueuePage.empty());
+    }
+
+    @Test
+    void ts27_queuePagingReturnsEveryTaskOnceWhileTasksOfAnyPriorityAreCreatedBetweenPages() {
+        assumeQueuePaging();
+        String session = session("queue-stable");
+        String agent = agent("queue-stable");
+        Set<Long> before = new HashSet<>();
+        for (int i = 0; i < 8; i++) {
+            before.add(insertFor(session, agent, "old " + i, i % 4, i % 3 == 0 ? 0 : Integer.MAX_VALUE)
+                    .id());
+        }
+        QueueQuery query = QueueQuery.of(agent).withLimit(3);
+        List<Long> seen = new ArrayList<>();
+        QueuePage page = store.listQueuePage(query);
+        long total = page.tasks().size() + page.remaining();
+        int created = 0;
+        while (true) {
+            seen.addAll(ids(page.tasks()));
+            assertThat(page.tasks().size() + page.remaining()).isLessThanOrEqualTo(total);
+            total = page.remaining();
+            if (!page.hasMore()) {
+                break;
+            }
+            // Before, at and after the page's place in claim order: none may shift a task onto a page read.
+            for (int priority : new int[] {9, 2, 1, -5}) {
+                insertFor(session, agent, "new " + created++, priority, 0);
+            }
+            page = store.listQueuePage(query.withCursor(page.cursor()));
+        }
+
+        assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(before);
+        assertThat(queue(agent)).hasSize(8 + created);
+    }
+
+    @Test
+    void ts27_queueCursorsOfAnotherQueryChangedOrCutAreRefusedAndWriteNothing() {
+        assumeQueuePaging();
+        String session = session("queue-cursors");
+        String agent = agent("queue-cursors");
+        for (int i = 0; i < 3; i++) {
+            insertFor(session, agent, "task " + i, 0, Integer.MAX_VALUE);
+        }
+        Task task = find(append(session, "unrelated").id());
+        QueueQuery query = QueueQuery.of(agent).withLimit(1);
+        String cursor = store.listQueuePage(query).cursor();
+        assertThat(cursor).isNotNull();
+        char last = cursor.charAt(cursor.length() - 1);
+        String changed = cursor.substring(0, cursor.length() - 1) + (last == 'A' ? 'B' : 'A');
+        String middleChanged = cursor.substring(0, 5) + (cursor.charAt(5) == 'x' ? 'y' : 'x') + cursor.substring(6);
+
+        Map<String, Call> calls = new LinkedHashMap<>();
+        calls.put(
+                "other agent",
+                tx -> tx.listQueuePage(QueueQuery.of(agent("other")).withCursor(cursor)));
+        calls.put("other filter", tx -> tx.listQueuePage(query.ready().withCursor(cursor)));
+        calls.put("tag", tx -> tx.listQueuePage(query.withTag("x").withCursor(cursor)));
+        calls.put("last character changed", tx -> tx.listQueuePage(query.withCursor(changed)));
+        calls.put("a character changed", tx -> tx.listQueuePage(query.withCursor(middleChanged)));
+        calls.put("cut", tx -> tx.listQueuePage(query.withCursor(cursor.substring(0, cursor.length() / 2))));
+        calls.put("one character longer", tx -> tx.listQueuePage(query.withCursor(cursor + "A")));
+        calls.put("not base64", tx -> tx.listQueuePage(query.withCursor("!!not a cursor!!")));
+        calls.put(
+                "a search's cursor",
+                tx -> tx.listQueuePage(query.withCursor("AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")));
+        assertRefusedWithoutWriting(calls, PageCursorException.class, session, task);
+        assertThat(store.listQueuePage(query.withLimit(3).withCursor(cursor)).tasks())
+                .hasSize(2);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -4220,6 +4351,14 @@ public abstract class TaskStoreConformanceTest {
         assertRefusedWithoutWriting(calls, SearchCursorException.class, session, task);
         assertThat(store.searchTasks(query.withLimit(3).withCursor(cursor)).tasks())
                 .hasSize(2);
+    }
+
+    private void assumeQueuePaging() {
+        try {
+            store.listQueuePage(QueueQuery.of(agent("probe")));
+        } catch (UnsupportedOperationException e) {
+            assumeTrue(false, "the store does not page queues (TS-2.6 is optional): " + e.getMessage());
+        }
     }
 
     private void assumeSearch() {

@@ -89,6 +89,7 @@ final class KitSubjects {
             case CLOSES_OVER_OPEN_CHILDREN -> ClosesOverOpenChildren.class;
             case SEARCH_PAGES_BY_OFFSET -> SearchPagesByOffset.class;
             case CLAIMS_SCHEDULED_TASKS -> ClaimsScheduledTasks.class;
+            case QUEUE_PAGES_BY_OFFSET -> QueuePagesByOffset.class;
         };
     }
 
@@ -313,6 +314,13 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.SEARCH_PAGES_BY_OFFSET);
+        }
+    }
+
+    static final class QueuePagesByOffset extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.QUEUE_PAGES_BY_OFFSET);
         }
     }
 }

@@ -2,6 +2,8 @@ package dev.taskagent.testkit;
 
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
@@ -13,6 +15,7 @@ import dev.taskagent.store.TransactionWork;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.InProcessEventFeed;
 import dev.taskagent.store.spi.Leases;
+import dev.taskagent.store.spi.QueuePaging;
 import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskBuilder;
@@ -141,7 +144,12 @@ final class ReferenceTaskStore implements TaskStore {
          */
         SEARCH_PAGES_BY_OFFSET,
         /** A claim hands out pending tasks whose not-before time is still ahead. */
-        CLAIMS_SCHEDULED_TASKS
+        CLAIMS_SCHEDULED_TASKS,
+        /**
+         * Breaks TS-2.7: a queue cursor carries how many tasks the pages before held, not the place of the last
+         * one in claim order, so tasks created between pages push tasks back onto a page already read.
+         */
+        QUEUE_PAGES_BY_OFFSET
     }
 
     private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
@@ -635,6 +643,28 @@ final class ReferenceTaskStore implements TaskStore {
                     .filter(task -> task.blockedBy().contains(taskId))
                     .sorted(Comparator.comparingLong(Task::id))
                     .toList();
+        }
+
+        @Override
+        public QueuePage listQueuePage(QueueQuery query) {
+            check();
+            Objects.requireNonNull(query, "query");
+            if (!has(Defect.QUEUE_PAGES_BY_OFFSET)) {
+                return QueuePaging.page(query, lastId.get(), listQueue(query.assignee()));
+            }
+            int offset = SearchCursors.decode(query)
+                    .map(position -> (int) position.lastId() - 1)
+                    .orElse(0);
+            List<Task> kept =
+                    listQueue(query.assignee()).stream().filter(query::keeps).toList();
+            List<Task> page =
+                    kept.subList(Math.min(offset, kept.size()), Math.min(offset + query.limit(), kept.size()));
+            long remaining = Math.max(kept.size() - offset - page.size(), 0);
+            String cursor = remaining > 0
+                    ? SearchCursors.encode(
+                            query, new SearchCursors.QueuePosition(0, 0, Instant.EPOCH, offset + page.size() + 1))
+                    : null;
+            return new QueuePage(page, remaining, cursor);
         }
 
         @Override

@@ -1,12 +1,14 @@
 // The task board's page: builds every element with createElement and textContent, never by parsing markup,
 // so that whatever users and models wrote shows as text. Talks to the board's JSON API and follows its event
-// stream; the filters live in the URL's query string, and #task-ID names a card to scroll to.
+// stream; the filters and the search's words live in the URL's query string, and #task-ID names a card to
+// scroll to.
 'use strict';
 
 (() => {
   // Where the board is: the server's root, or the path an application mounted it under (e.g. /taskagent/board/).
   const BASE = new URL('.', document.currentScript.src).pathname;
   const PAGE_SIZE = 1000;
+  const SEARCH_PAGE_SIZE = 20;
   const FILTERS = ['status', 'assignee', 'text', 'tag', 'readiness'];
   const NO_FILTERS = Object.freeze({ status: '', assignee: '', text: '', tag: '', readiness: '' });
   const state = {
@@ -19,6 +21,9 @@
     focus: null, // the id of a card to scroll to once the board has loaded
     related: new Set(), // the ids the board shows or links to: an event about one of them reloads it
     offset: 0,
+    q: '', // the search's words; empty when no search is shown
+    searchCursor: null, // the cursor of the search's next page
+    searchRequest: 0,
     skew: 0,
     boardRequest: 0,
     sidesRequest: 0,
@@ -93,6 +98,8 @@
       $('filter-' + name).value = state.filters[name];
     }
     state.offset = Math.max(0, parseInt(query.get('offset') || '0', 10) || 0);
+    state.q = query.get('q') || '';
+    $('search-q').value = state.q;
     const focus = /^#task-(\d+)$/.exec(location.hash);
     state.focus = focus ? Number(focus[1]) : null;
   }
@@ -104,6 +111,7 @@
       if (filters[name]) query.set(name, filters[name]);
     }
     if (offset) query.set('offset', String(offset));
+    if (state.q) query.set('q', state.q);
     const text = query.toString();
     return location.pathname + (text ? '?' + text : '') + (focus ? '#task-' + focus : '');
   }
@@ -512,6 +520,53 @@
     loadSides();
   }
 
+  // ---- the search: every session's tasks by their words, a page at a time --------------------------------
+
+  function setSearch(q) {
+    state.q = q;
+    history.pushState(null, '', urlOf(state.session, state.filters, state.offset));
+    loadSearch();
+  }
+
+  async function loadSearch(cursor) {
+    const request = ++state.searchRequest;
+    const box = $('search-results');
+    $('search-clear').hidden = !state.q;
+    if (!state.q) {
+      box.hidden = true;
+      $('search-list').replaceChildren();
+      return;
+    }
+    const query = new URLSearchParams({ q: state.q, limit: String(SEARCH_PAGE_SIZE) });
+    if (cursor) query.set('cursor', cursor);
+    const { status, body } = await api('/api/search?' + query);
+    if (request !== state.searchRequest) return; // a newer search is on its way
+    box.hidden = false;
+    const list = $('search-list');
+    if (!cursor) list.replaceChildren();
+    if (status !== 200) {
+      $('search-title').textContent = body && body.error ? body.error : 'The search failed (' + status + ')';
+      $('search-more').hidden = true;
+      state.searchCursor = null;
+      return;
+    }
+    for (const task of body.tasks) {
+      const item = el('li');
+      item.dataset.taskId = String(task.id);
+      item.append(el('span', 'status ' + task.status, task.status), ' ', taskLink(task));
+      item.append(el('span', 'meta', ' · ' + (task.assignee || 'no agent') + ' · session ' + task.session_id));
+      list.append(item);
+    }
+    const shown = list.children.length;
+    $('search-title').textContent = shown === 0
+      ? 'No task holds every word of “' + body.words.join(' ') + '”'
+      : shown + (body.remaining > 0 ? ' of ' + (shown + body.remaining) : '') + ' task'
+        + (shown + body.remaining === 1 ? '' : 's') + ' holding “' + body.words.join(' ') + '”, best first';
+    state.searchCursor = body.next_cursor;
+    $('search-more').hidden = !body.next_cursor;
+    document.body.dataset.searchLoaded = String(Date.now());
+  }
+
   // ---- queues, lease countdowns and dead letters ---------------------------------------------------
 
   /** A pending task whose not-before time is still ahead on the server's clock: scheduled, or backing off. */
@@ -707,12 +762,19 @@
     $('filter-status').addEventListener('change', () => $('filters').requestSubmit());
     $('filter-readiness').addEventListener('change', () => $('filters').requestSubmit());
     $('filter-clear').addEventListener('click', () => navigate(state.session, NO_FILTERS, 0));
+    $('search').addEventListener('submit', (event) => {
+      event.preventDefault();
+      setSearch($('search-q').value.trim());
+    });
+    $('search-clear').addEventListener('click', () => setSearch(''));
+    $('search-more').addEventListener('click', () => loadSearch(state.searchCursor));
     $('prev').addEventListener('click', () => navigate(state.session, state.filters, Math.max(0, state.offset - PAGE_SIZE)));
     $('next').addEventListener('click', () => navigate(state.session, state.filters, state.offset + PAGE_SIZE));
     window.addEventListener('popstate', () => {
       readUrl();
       renderSessionList();
       loadBoard(true);
+      loadSearch();
     });
     setInterval(() => document.querySelectorAll('.countdown').forEach(updateCountdown), 1000);
 
@@ -730,7 +792,7 @@
       poll();
     }
     // The session named in the URL loads at once, beside the sessions list and the queues.
-    await Promise.all([loadSessions(), loadBoard(true), loadSides()]);
+    await Promise.all([loadSessions(), loadBoard(true), loadSides(), loadSearch()]);
   }
 
   document.addEventListener('DOMContentLoaded', start);

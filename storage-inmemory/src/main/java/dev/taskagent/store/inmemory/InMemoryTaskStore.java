@@ -2,6 +2,8 @@ package dev.taskagent.store.inmemory;
 
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
@@ -12,6 +14,7 @@ import dev.taskagent.store.TransactionWork;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.InProcessEventFeed;
 import dev.taskagent.store.spi.Leases;
+import dev.taskagent.store.spi.QueuePaging;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskBuilder;
 import dev.taskagent.store.spi.TaskGraphs;
@@ -75,6 +78,8 @@ public final class InMemoryTaskStore implements TaskStore {
     private static final Comparator<Task> SCHEDULE_ORDER = Comparator.comparing(
                     Task::notBefore, Comparator.nullsFirst(Comparator.<Instant>naturalOrder()))
             .thenComparingLong(Task::id);
+
+    private static final TreeSet<Task> EMPTY_QUEUE = new TreeSet<>(CLAIM_ORDER);
 
     private static final Comparator<Task> LEASE_ORDER =
             Comparator.comparing(Task::leaseExpiresAt).thenComparingLong(Task::id);
@@ -360,6 +365,14 @@ public final class InMemoryTaskStore implements TaskStore {
             StoreArguments.name(assignee, "assignee");
             TreeSet<Task> queue = queues.get(assignee);
             return queue == null ? List.of() : List.copyOf(queue);
+        }
+
+        @Override
+        public QueuePage listQueuePage(QueueQuery query) {
+            checkUsable();
+            Objects.requireNonNull(query, "query");
+            // The live claim-ordered set, not a copy: a page reads it under the store's lock.
+            return QueuePaging.page(query, lastId, queues.getOrDefault(query.assignee(), EMPTY_QUEUE));
         }
 
         @Override

@@ -1,6 +1,8 @@
 package dev.taskagent.store.jdbc;
 
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
@@ -199,6 +201,15 @@ final class JdbcTransaction implements TaskTransaction {
             tasks.sort(TaskReader.CLAIM_ORDER);
             return List.copyOf(tasks);
         });
+    }
+
+    @Override
+    public QueuePage listQueuePage(QueueQuery query) {
+        checkUsable();
+        Objects.requireNonNull(query, "query");
+        return sql(
+                "list a page of the queue of '" + query.assignee() + "'",
+                () -> QueuePages.page(connection, dialect, query));
     }
 
     @Override

@@ -185,7 +185,7 @@ final class Search {
         return new SearchPage(tasks, remaining, cursor);
     }
 
-    private static long highestId(Connection connection) throws SQLException {
+    static long highestId(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT MAX(id) FROM taskagent_tasks")) {
             rows.next();
@@ -250,13 +250,16 @@ final class Search {
             sql.append(" AND session_id = ?");
             parameters.add(session);
         });
-        query.tag().ifPresent(tag -> {
-            // Tags are a sorted JSON array of strings: the tag's JSON string, quotes included, is in it or not.
-            String json = TaskDocument.strings(List.of(tag));
-            sql.append(" AND tags LIKE ? ESCAPE '!'");
-            parameters.add("%" + likeLiteral(json.substring(1, json.length() - 1)) + "%");
-        });
+        query.tag().ifPresent(tag -> appendTagCondition(sql, tag, parameters));
         return sql.toString();
+    }
+
+    /** Keeps the rows whose tags hold a tag: one condition and its parameter. */
+    static void appendTagCondition(StringBuilder sql, String tag, List<Object> parameters) {
+        // Tags are a sorted JSON array of strings: the tag's JSON string, quotes included, is in it or not.
+        String json = TaskDocument.strings(List.of(tag));
+        sql.append(" AND tags LIKE ? ESCAPE '!'");
+        parameters.add("%" + likeLiteral(json.substring(1, json.length() - 1)) + "%");
     }
 
     /** How many of the words the description holds: one term per word, each a parameter. */

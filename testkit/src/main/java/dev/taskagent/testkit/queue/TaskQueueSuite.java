@@ -12,6 +12,9 @@ import dev.taskagent.queue.Completion;
 import dev.taskagent.queue.Completions;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.PageCursorException;
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
@@ -27,6 +30,7 @@ import dev.taskagent.task.TaskNotAssignedException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.task.TaskUpdate;
+import dev.taskagent.testkit.ForwardingTaskTransaction;
 import dev.taskagent.testkit.MutableClock;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
@@ -1531,6 +1535,173 @@ public abstract class TaskQueueSuite {
                         + "#" + low.id() + " pending p1: Low priority\n"
                         + "#" + longOne.id() + " pending p0: " + "x".repeat(119) + "…"));
         assertThat(call("get_my_queue", "{\"agent_name\":\"dave\"}")).isEqualTo(ToolResult.ok("No tasks for dave"));
+    }
+
+    @Test
+    void getMyQueueToolPagesWithCursorsThatNoNewTaskShifts() {
+        List<Long> before = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            before.add(create("alice", i % 3, "Task " + i).id());
+        }
+        List<Long> inClaimOrder =
+                queue.listQueue("alice").stream().map(Task::id).toList();
+        List<Long> seen = new ArrayList<>();
+        ToolResult page = call("get_my_queue", "{\"agent_name\":\"alice\",\"limit\":3}");
+        assertThat(page.text()).startsWith("Tasks of alice:\n").contains("\n4 more: call get_my_queue again");
+        int created = 0;
+        while (true) {
+            assertThat(page.isError()).as(page.text()).isFalse();
+            seen.addAll(listedIds(page.text()));
+            Optional<String> cursor = nextCursor(page.text());
+            if (cursor.isEmpty()) {
+                break;
+            }
+            create("alice", 9, "Created between pages " + created++);
+            create("alice", 0, "Created between pages " + created++);
+            page = call(
+                    "get_my_queue", "{\"agent_name\":\"alice\",\"limit\":3,\"cursor\":" + quote(cursor.get()) + "}");
+        }
+
+        assertThat(seen).containsExactlyElementsOf(inClaimOrder).containsExactlyInAnyOrderElementsOf(before);
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\",\"limit\":100}")
+                        .text())
+                .doesNotContain("more: call get_my_queue");
+        assertThat(queue.listQueue("alice")).hasSize(7 + created);
+    }
+
+    @Test
+    void getMyQueueToolKeepsItsCursorWithinTheResultBudgetOnAQueueOfLongLines() {
+        for (int i = 0; i < 100; i++) {
+            StringBuilder description = new StringBuilder();
+            for (int word = 0; word < 30; word++) {
+                description.append("w").append(i).append('x').append(word).append(' ');
+            }
+            create("alice", 0, description.toString().strip());
+        }
+
+        ToolResult page = call("get_my_queue", "{\"agent_name\":\"alice\",\"limit\":100}");
+
+        List<Long> first = listedIds(page.text());
+        assertThat(first).hasSizeBetween(1, 99);
+        assertThat(page.text()).contains("\n" + (100 - first.size()) + " more: call get_my_queue again");
+        assertThat(nextCursor(page.text())).isPresent();
+        assertThat(page.text()).doesNotContain("cut here");
+    }
+
+    @Test
+    void getMyQueueToolRefusesBadLimitsAndCursorsWithMessagesAModelCanActOn() {
+        for (int i = 0; i < 3; i++) {
+            create("alice", 0, "Task " + i);
+        }
+        create("bob", 0, "Bob's");
+        String cursor = nextCursor(call("get_my_queue", "{\"agent_name\":\"alice\",\"limit\":1}")
+                        .text())
+                .orElseThrow();
+        String readyCursor = nextCursor(
+                        call("get_my_queue", "{\"agent_name\":\"alice\",\"limit\":1,\"filter\":\"ready\"}")
+                                .text())
+                .orElseThrow();
+        events.clear();
+
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\",\"limit\":0}"))
+                .isEqualTo(ToolResult.error("Argument 'limit' must be between 1 and 100, not 0."));
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\",\"limit\":1000000000}"))
+                .isEqualTo(ToolResult.error("Argument 'limit' must be between 1 and 100, not 1000000000."));
+        assertThat(call("get_my_queue", "{\"agent_name\":\"bob\",\"cursor\":" + quote(cursor) + "}"))
+                .isEqualTo(ToolResult.error("The cursor belongs to another listing (another agent or filter); a"
+                        + " cursor continues only the listing that returned it. List this queue without a cursor."));
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\",\"cursor\":" + quote(readyCursor) + "}")
+                        .text())
+                .startsWith("The cursor belongs to another listing");
+        ToolResult cut =
+                call("get_my_queue", "{\"agent_name\":\"alice\",\"cursor\":" + quote(cursor.substring(0, 20)) + "}");
+        assertThat(cut.isError()).isTrue();
+        assertThat(cut.text())
+                .isEqualTo("The cursor cannot be used: it is not a cursor a queue listing returned (changed or cut)."
+                        + " Pass the cursor exactly as the previous page returned it, or list the queue again without"
+                        + " a cursor.");
+        String forged = cursor.substring(0, 30) + (cursor.charAt(30) == 'A' ? 'B' : 'A') + cursor.substring(31);
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\",\"cursor\":" + quote(forged) + "}")
+                        .text())
+                .startsWith("The cursor cannot be used: it was changed or cut.");
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\",\"cursor\":\" \"}")
+                        .text())
+                .startsWith("Argument 'cursor': cursor is not one a queue listing returned");
+        assertThat(call("get_my_queue", "{\"agent_name\":\"alice\",\"cursor\":" + quote("A".repeat(10_000)) + "}")
+                        .isError())
+                .isTrue();
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void listQueueByQueryRefusesAForeignCursorWithATypedException() {
+        create("alice", 0, "One");
+        create("alice", 0, "Two");
+        QueuePage first = queue.listQueue(QueueQuery.of("alice").withLimit(1));
+
+        assertThat(first.tasks()).hasSize(1);
+        assertThat(first.remaining()).isEqualTo(1);
+        assertThatThrownBy(() -> queue.listQueue(QueueQuery.of("bob").withCursor(first.cursor())))
+                .isInstanceOf(PageCursorException.class)
+                .hasMessageStartingWith("The cursor belongs to another listing");
+        assertThatThrownBy(() -> queue.listQueue(QueueQuery.of("alice").withCursor("not-a-cursor")))
+                .isInstanceOf(PageCursorException.class)
+                .hasMessageStartingWith("The cursor cannot be used");
+        assertThatThrownBy(() -> QueueQuery.of("alice").withLimit(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("limit must be between 1 and 100, was 0");
+        assertThatThrownBy(() -> QueueQuery.of("alice").withLimit(1_000_000_000))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(queue.listQueue(QueueQuery.of("alice").withCursor(first.cursor()))
+                        .tasks())
+                .extracting(Task::description)
+                .containsExactly("Two");
+    }
+
+    private static List<Long> listedIds(String text) {
+        List<Long> ids = new ArrayList<>();
+        Matcher matcher = Pattern.compile("(?m)^#(\\d+) ").matcher(text);
+        while (matcher.find()) {
+            ids.add(Long.parseLong(matcher.group(1)));
+        }
+        return ids;
+    }
+
+    private static Optional<String> nextCursor(String text) {
+        Matcher matcher = Pattern.compile("more: call get_my_queue again .* cursor \"([^\"]+)\"$")
+                .matcher(text);
+        return matcher.find() ? Optional.of(matcher.group(1)) : Optional.empty();
+    }
+
+    @Test
+    void aStoreWrittenBeforeQueuePagingStillListsTheQueueInPages() {
+        TaskStore withoutPaging = new TaskStore() {
+            @Override
+            public <R> R inTransaction(dev.taskagent.store.TransactionWork<R> work) {
+                return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
+                    @Override
+                    public QueuePage listQueuePage(QueueQuery query) {
+                        throw new UnsupportedOperationException("written before paging");
+                    }
+                }));
+            }
+        };
+        TaskQueue older = TaskQueue.builder(withoutPaging).build();
+        for (int i = 0; i < 5; i++) {
+            create("alice", i, "Task " + i);
+        }
+
+        QueuePage first = older.listQueue(QueueQuery.of("alice").withLimit(2));
+        create("alice", 9, "Created between pages");
+        QueuePage second = older.listQueue(QueueQuery.of("alice").withLimit(2).withCursor(first.cursor()));
+
+        assertThat(first.tasks()).extracting(Task::description).containsExactly("Task 4", "Task 3");
+        assertThat(second.tasks()).extracting(Task::description).containsExactly("Task 2", "Task 1");
+        assertThat(second.remaining()).isEqualTo(1);
+        assertThat(older.tools()
+                        .call(new ToolCall("older", "get_my_queue", "{\"agent_name\":\"alice\",\"limit\":1}"))
+                        .text())
+                .contains("5 more: call get_my_queue again");
     }
 
     @Test
