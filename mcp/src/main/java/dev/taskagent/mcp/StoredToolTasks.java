@@ -9,6 +9,7 @@ import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskCompleteException;
 import dev.taskagent.task.TaskNotFoundException;
 import dev.taskagent.task.TaskStatus;
+import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import java.io.IOException;
@@ -213,15 +214,18 @@ final class StoredToolTasks implements AutoCloseable {
             if (call.isStopped()) {
                 return;
             }
-            ToolResult result = tools.call(toolName, arguments);
+            ToolResult result = tools.callOrThrow(toolName, arguments);
             if (closed.get()) {
                 endWithError(taskId, call, stoppedServer());
             } else if (!call.isStopped()) {
                 endWithResult(taskId, call, result);
             }
+        } catch (ToolExecutionException e) {
+            LOG.error("MCP task #{} ({}) failed on the server", taskId, toolName, e.getCause());
+            endWithError(taskId, call, McpTools.serverFailure(toolName));
         } catch (RuntimeException e) {
             LOG.error("MCP task #{} ({}) failed on the server", taskId, toolName, e);
-            endWithError(taskId, call, "The server failed to run " + toolName + " and did not finish the task.");
+            endWithError(taskId, call, McpTools.serverFailure(toolName));
         } finally {
             running.remove(taskId);
             Thread.interrupted();

@@ -58,6 +58,14 @@ final class JarProcess implements AutoCloseable {
         return start(name, ChildProcesses.serverCommand(arguments));
     }
 
+    /** Starts a main class of the test class path (a server with test fixtures). */
+    static JarProcess startMain(String name, Class<?> mainClass, String... arguments) throws IOException {
+        List<String> command =
+                new ArrayList<>(List.of(java(), "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        command.addAll(List.of(arguments));
+        return start(name, command);
+    }
+
     private static JarProcess start(String name, List<String> command) throws IOException {
         Path log = Files.createDirectories(Path.of("target", "it-logs")).resolve(name + ".stderr.txt");
         Process process = new ProcessBuilder(command)
