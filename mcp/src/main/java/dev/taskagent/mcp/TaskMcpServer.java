@@ -61,6 +61,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (unless set: a new one beyond is refused with 503); the {@link Toolset#TASKFILE} toolset, which runs
  * commands, is served only when asked for.
  *
+ * <p>On protocol revision 2026-07-28, a client that declares the Tasks extension ({@code
+ * io.modelcontextprotocol/tasks}) gets {@code run_user_task} answered at once with an MCP task, which it
+ * polls with {@code tasks/get} and may cancel with {@code tasks/cancel}; the MCP task is a task of the
+ * store (session {@code mcp-tasks}), so it outlives the server and every server on the store reports it.
+ * Other clients get the result synchronously.
+ *
  * <p>To serve MCP from the application's own servlet container instead, {@link Builder#buildServlet()}
  * returns the servlet, with the same checks.
  *
