@@ -111,20 +111,35 @@ final class StoredToolTasks implements AutoCloseable {
     private final ExecutorService workers;
     private final ScheduledExecutorService heartbeats;
 
-    /** A call this process runs: its claim, and the thread that runs it once it started. */
+    /**
+     * A call this process runs: its claim, and the thread that runs it while it is in the tool. A stop
+     * interrupts that thread only while it is in the tool: an interrupt that lands while the thread writes
+     * to the store can break the store's connection, or an H2 file for every thread.
+     */
     private static final class Running {
         final String agent;
         final int attempt;
-        Thread thread;
-        boolean stopped;
+        private Thread inTool;
+        private boolean stopped;
 
         Running(String agent, int attempt) {
             this.agent = agent;
             this.attempt = attempt;
         }
 
-        synchronized void started(Thread value) {
-            thread = value;
+        /** @return false when the call was stopped before it entered the tool */
+        synchronized boolean enterTool(Thread thread) {
+            if (stopped) {
+                return false;
+            }
+            inTool = thread;
+            return true;
+        }
+
+        /** Leaves the tool; clears an interrupt that a stop left, so that the outcome can be written. */
+        synchronized void leaveTool() {
+            inTool = null;
+            Thread.interrupted();
         }
 
         synchronized boolean isStopped() {
@@ -133,8 +148,8 @@ final class StoredToolTasks implements AutoCloseable {
 
         synchronized void stop() {
             stopped = true;
-            if (thread != null) {
-                thread.interrupt();
+            if (inTool != null) {
+                inTool.interrupt();
             }
         }
     }
@@ -209,12 +224,16 @@ final class StoredToolTasks implements AutoCloseable {
     }
 
     private void run(long taskId, Running call, String toolName, Map<String, Object> arguments) {
-        call.started(Thread.currentThread());
         try {
-            if (call.isStopped()) {
+            if (!call.enterTool(Thread.currentThread())) {
                 return;
             }
-            ToolResult result = tools.callOrThrow(toolName, arguments);
+            ToolResult result;
+            try {
+                result = tools.callOrThrow(toolName, arguments);
+            } finally {
+                call.leaveTool();
+            }
             if (closed.get()) {
                 endWithError(taskId, call, stoppedServer());
             } else if (!call.isStopped()) {
@@ -228,7 +247,6 @@ final class StoredToolTasks implements AutoCloseable {
             endWithError(taskId, call, McpTools.serverFailure(toolName));
         } finally {
             running.remove(taskId);
-            Thread.interrupted();
         }
     }
 

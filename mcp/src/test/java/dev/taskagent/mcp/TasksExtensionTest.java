@@ -224,6 +224,32 @@ class TasksExtensionTest {
     }
 
     @Test
+    void aServerThatStopsEndsItsRunningTasksAsFailedAndStopsTheirRuns() {
+        String taskId = declaring
+                .callTool("run_user_task", Map.of("task_name", "slow"))
+                .path("result")
+                .path("taskId")
+                .asText();
+        Path pidFile = project.resolve("sleep.pid");
+        McpClients.await(
+                "the run to start its sleep", TIMEOUT, () -> readPid(pidFile).isPresent());
+        long sleepPid = readPid(pidFile).orElseThrow();
+
+        server.close();
+
+        McpClients.await("the sleep of the stopped run to be killed", TIMEOUT, () -> ProcessHandle.of(sleepPid)
+                .map(process -> !process.isAlive())
+                .orElse(true));
+        Task record = store.findTask(Long.parseLong(taskId)).orElseThrow();
+        assertThat(record.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(record.comments())
+                .anySatisfy(comment -> assertThat(comment.author()).isEqualTo(StoredToolTasks.ERROR_AUTHOR))
+                .noneMatch(comment -> comment.author().equals(StoredToolTasks.RESULT_AUTHOR));
+        assertThat(record.comments().get(record.comments().size() - 1).text())
+                .contains("The server stopped while the task ran");
+    }
+
+    @Test
     void unknownTasksAndMalformedParamsAreInvalidParams() {
         long ordinary = queue.create(queue.newTask("Not an MCP task").build()).id();
         for (String unknown : List.of("no-such-task", "0", "-3", "99999999", Long.toString(ordinary))) {

@@ -10,13 +10,14 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * MCP tasks outlive their server: real server processes on one store (the test PostgreSQL when {@code
- * TASKAGENT_TEST_POSTGRES_URL} is set, else an H2 file shared with {@code AUTO_SERVER}), one of them killed
- * with SIGKILL while it runs a task.
+ * MCP tasks outlive their server: real server processes on one store (an H2 file shared with {@code
+ * AUTO_SERVER}, and the test PostgreSQL when {@code TASKAGENT_TEST_POSTGRES_URL} is set), one of them
+ * killed with SIGKILL while it runs a task.
  */
 class TasksRestartTest {
     /** The lease of a running task, plus the time to notice it ran out and to poll. */
@@ -31,7 +32,25 @@ class TasksRestartTest {
     Path project;
 
     @Test
-    void aTaskOutlivesItsKilledServerAndAnotherServerCancelsARunOfAThird() throws Exception {
+    void onASharedH2FileATaskOutlivesItsKilledServerAndAnotherServerCancelsARunOfAThird() throws Exception {
+        Set<Long> before = ChildProcesses.descendants();
+        writeTaskfile();
+        roundTrip("jdbc:h2:file:" + data.resolve("tasks").toAbsolutePath() + ";AUTO_SERVER=TRUE");
+        ChildProcesses.assertNoneLeftBesides(before);
+    }
+
+    @Test
+    void onPostgresqlATaskOutlivesItsKilledServerAndAnotherServerCancelsARunOfAThird() throws Exception {
+        Assumptions.assumeTrue(PostgresSchema.configured(), PostgresSchema.VARIABLE + " is not set");
+        Set<Long> before = ChildProcesses.descendants();
+        writeTaskfile();
+        try (PostgresSchema schema = PostgresSchema.create()) {
+            roundTrip(schema.url());
+        }
+        ChildProcesses.assertNoneLeftBesides(before);
+    }
+
+    private void writeTaskfile() throws IOException {
         Files.createDirectories(project.resolve(".agent"));
         Files.writeString(project.resolve(".agent/Taskfile.yml"), """
                 version: '3'
@@ -46,15 +65,6 @@ class TasksRestartTest {
                     desc: Sleeps, leaving its pid in b.pid
                     cmds: ['sleep 300 & echo $! > b.pid; wait']
                 """);
-        Set<Long> before = ChildProcesses.descendants();
-        if (PostgresSchema.configured()) {
-            try (PostgresSchema schema = PostgresSchema.create()) {
-                roundTrip(schema.url());
-            }
-        } else {
-            roundTrip("jdbc:h2:file:" + data.resolve("tasks").toAbsolutePath() + ";AUTO_SERVER=TRUE");
-        }
-        ChildProcesses.assertNoneLeftBesides(before);
     }
 
     private void roundTrip(String store) throws IOException {
