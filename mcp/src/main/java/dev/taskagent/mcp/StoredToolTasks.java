@@ -425,13 +425,15 @@ final class StoredToolTasks implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        heartbeats.shutdownNow();
+        // Not shutdownNow: an interrupt in the middle of a lease renewal's write can break an H2 file.
+        heartbeats.shutdown();
         running.values().forEach(Running::stop);
         workers.shutdown();
         try {
             if (!workers.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
                 LOG.warn("Some MCP task calls did not stop in time; their leases will run out");
             }
+            heartbeats.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
