@@ -149,6 +149,24 @@ class TasksExtensionTest {
         assertThat(answered.path("result").path("content").get(0).path("text").asText())
                 .contains("hello from a task");
 
+        // The SDK's own 2026-07-28 client, which declares no extension, gets the run's result.
+        io.modelcontextprotocol.modern.client.McpSyncClient modern =
+                io.modelcontextprotocol.modern.client.McpClient.sync(
+                                io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport.builder(
+                                                server.endpoint())
+                                        .jsonMapper(WireJson.mapper())
+                                        .build())
+                        .jsonMapper(WireJson.mapper())
+                        .callTimeout(McpClients.TIMEOUT)
+                        .build();
+        io.modelcontextprotocol.modern.McpSchema.CallToolResult modernResult = modern.tool("run_user_task")
+                .arguments(Map.of("task_name", "hello"))
+                .call();
+        assertThat(((io.modelcontextprotocol.modern.McpSchema.TextContent)
+                                modernResult.content().get(0))
+                        .text())
+                .contains("hello from a task");
+
         try (io.modelcontextprotocol.client.McpSyncClient legacy = McpClients.http(server.endpoint())) {
             String text = McpClients.text(McpClients.call(legacy, "run_user_task", Map.of("task_name", "hello")));
             assertThat(text).contains("hello from a task");
