@@ -49,6 +49,8 @@ final class StatelessMcp {
      * @param tools the adapter that runs a call, shared with the 2025-11-25 server
      * @param jsonMapper the server's JSON mapper
      * @param version the server's version, as its implementation info says
+     * @param tasks where the calls answered with a task are kept and run (the Tasks extension)
+     * @param taskTools the tools that answer a client that declared the Tasks extension with a task
      * @return the server
      * @throws IllegalArgumentException if a tool declares no hints
      */
