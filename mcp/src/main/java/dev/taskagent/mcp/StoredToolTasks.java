@@ -95,6 +95,10 @@ final class StoredToolTasks implements AutoCloseable {
     /** How often a client is asked to poll, in milliseconds. */
     static final long POLL_INTERVAL_MS = 1_000;
 
+    /** The error of a task that a lease reaper failed: its server stopped renewing the lease. */
+    static final String REAPED = "The server that ran this task stopped before it finished (its lease ran out"
+            + " and the store's lease reaper failed it); the outcome is unknown. Run it again if it is still needed.";
+
     /** JSON-RPC's internal error code, the code of a task's protocol-level error. */
     static final int INTERNAL_ERROR = -32603;
 
@@ -370,7 +374,8 @@ final class StoredToolTasks implements AutoCloseable {
         }
         Map<String, Object> error = lastComment(task, ERROR_AUTHOR)
                 .map(comment -> map(comment.text()))
-                .orElseGet(() -> errorMap("The task ended without a result; its outcome is unknown."));
+                // Failed with neither: a lease reaper failed it when its server's lease ran out.
+                .orElseGet(() -> errorMap(REAPED));
         return new View(task, "failed", String.valueOf(error.get("message")), null, error);
     }
 

@@ -358,6 +358,32 @@ class TasksExtensionTest {
         assertThat(store.findTask(id).orElseThrow().status()).isEqualTo(TaskStatus.FAILED);
     }
 
+    @Test
+    void aTaskThatALeaseReaperFailedReadsAsFailedBecauseItsServerStopped() {
+        String agent = "mcp-task-reaped";
+        long id = store.inTransaction(transaction -> {
+                    transaction.appendTask(
+                            dev.taskagent.task.NewTask.builder(StoredToolTasks.SESSION_ID, "run_user_task {}")
+                                    .assignee(agent)
+                                    .maxAttempts(1)
+                                    .tags(StoredToolTasks.TAG)
+                                    .build());
+                    return transaction.claimNext(agent, Duration.ofMillis(1)).orElseThrow();
+                })
+                .id();
+        McpClients.await("the reaper to fail the task", TIMEOUT, () -> {
+            queue.reclaimExpired();
+            return store.findTask(id).orElseThrow().status() == TaskStatus.FAILED;
+        });
+
+        JsonNode read = declaring.tasks("tasks/get", Long.toString(id)).path("result");
+        assertThat(read.path("status").asText()).isEqualTo("failed");
+        assertThat(read.path("error").path("message").asText())
+                .isEqualTo("The server that ran this task stopped before it finished (its lease ran out and the"
+                        + " store's lease reaper failed it); the outcome is unknown. Run it again if it is still"
+                        + " needed.");
+    }
+
     private static Optional<Long> readPid(Path file) {
         try {
             String text = Files.exists(file) ? Files.readString(file).strip() : "";
