@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * MCP tasks outlive their server: real server processes on one store (an H2 file shared with {@code
- * AUTO_SERVER}, and the test PostgreSQL when {@code TASKAGENT_TEST_POSTGRES_URL} is set), one of them
+ * AUTO_SERVER}, and the test PostgreSQL and MariaDB when {@code TASKAGENT_TEST_POSTGRES_URL} and {@code
+ * TASKAGENT_TEST_MARIADB_URL} are set), one of them
  * killed with SIGKILL while it runs a task.
  */
 class TasksRestartTest {
@@ -46,6 +47,17 @@ class TasksRestartTest {
         writeTaskfile();
         try (PostgresSchema schema = PostgresSchema.create()) {
             roundTrip(schema.url());
+        }
+        ChildProcesses.assertNoneLeftBesides(before);
+    }
+
+    @Test
+    void onMariadbATaskOutlivesItsKilledServerAndAnotherServerCancelsARunOfAThird() throws Exception {
+        Assumptions.assumeTrue(MariaDbDatabase.configured(), MariaDbDatabase.VARIABLE + " is not set");
+        Set<Long> before = ChildProcesses.descendants();
+        writeTaskfile();
+        try (MariaDbDatabase database = MariaDbDatabase.create()) {
+            roundTrip(database.url());
         }
         ChildProcesses.assertNoneLeftBesides(before);
     }
