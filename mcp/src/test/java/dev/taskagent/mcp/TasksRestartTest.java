@@ -17,8 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * MCP tasks outlive their server: real server processes on one store (an H2 file shared with {@code
  * AUTO_SERVER}, and the test PostgreSQL and MariaDB when {@code TASKAGENT_TEST_POSTGRES_URL} and {@code
- * TASKAGENT_TEST_MARIADB_URL} are set), one of them
- * killed with SIGKILL while it runs a task.
+ * TASKAGENT_TEST_MARIADB_URL} are set), one of them killed with SIGKILL while it runs a task.
  */
 class TasksRestartTest {
     /** The lease of a running task, plus the time to notice it ran out and to poll. */
