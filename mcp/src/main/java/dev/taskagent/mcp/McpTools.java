@@ -95,23 +95,42 @@ final class McpTools {
      * @return the tool's result, or the server-failure result when the tool failed on the server
      */
     ToolResult call(String toolName, Map<String, Object> arguments) {
-        ToolResult result;
         try {
-            String argumentsJson = jsonMapper.writeValueAsString(arguments == null ? Map.of() : arguments);
-            result = toolbox.call(new ToolCall("mcp-" + callIds.incrementAndGet(), toolName, argumentsJson));
-        } catch (IOException e) {
-            // Cannot happen for what a JSON parser produced; answered like any other server failure.
-            LOG.error("Could not write the arguments of a call to {} as JSON", toolName, e);
-            result = serverFailure(toolName);
+            return callOrThrow(toolName, arguments);
         } catch (ToolExecutionException e) {
             LOG.error("Tool {} failed", toolName, e.getCause());
-            result = serverFailure(toolName);
+            return ToolResult.error(serverFailure(toolName));
         }
-        return result;
     }
 
-    private static ToolResult serverFailure(String toolName) {
-        return ToolResult.error("The server failed to run " + toolName
-                + " (its task store may be unreachable) and did not complete the call. Try again later.");
+    /**
+     * Runs one call of a tool and lets a failure on the server through: a call run as an MCP task ends as
+     * failed then, not with a result.
+     *
+     * @param toolName the tool
+     * @param arguments the call's arguments, or null for none
+     * @return the tool's result; a soft error (a bad argument) among them
+     * @throws ToolExecutionException if the tool failed on the server (the store is down)
+     */
+    ToolResult callOrThrow(String toolName, Map<String, Object> arguments) {
+        String argumentsJson;
+        try {
+            argumentsJson = jsonMapper.writeValueAsString(arguments == null ? Map.of() : arguments);
+        } catch (IOException e) {
+            // Cannot happen for what a JSON parser produced; a failure on the server like any other.
+            throw new ToolExecutionException(toolName, e);
+        }
+        return toolbox.call(new ToolCall("mcp-" + callIds.incrementAndGet(), toolName, argumentsJson));
+    }
+
+    /**
+     * Says that a tool failed on the server.
+     *
+     * @param toolName the tool
+     * @return the text for the client
+     */
+    static String serverFailure(String toolName) {
+        return "The server failed to run " + toolName
+                + " (its task store may be unreachable) and did not complete the call. Try again later.";
     }
 }

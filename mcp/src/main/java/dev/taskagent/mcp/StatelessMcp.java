@@ -49,18 +49,29 @@ final class StatelessMcp {
      * @param tools the adapter that runs a call, shared with the 2025-11-25 server
      * @param jsonMapper the server's JSON mapper
      * @param version the server's version, as its implementation info says
+     * @param tasks where the calls answered with a task are kept and run (the Tasks extension)
+     * @param taskTools the tools that answer a client that declared the Tasks extension with a task
      * @return the server
      * @throws IllegalArgumentException if a tool declares no hints
      */
-    static McpServer build(Toolbox toolbox, McpTools tools, McpJsonMapper jsonMapper, String version) {
+    static McpServer build(
+            Toolbox toolbox,
+            McpTools tools,
+            McpJsonMapper jsonMapper,
+            String version,
+            StoredToolTasks tasks,
+            Set<String> taskTools) {
         Map<String, McpSyncTool> byName = new LinkedHashMap<>();
         for (Tool tool : toolbox.tools()) {
+            boolean asTask = taskTools.contains(tool.name());
             byName.put(
                     tool.name(),
                     McpSyncTool.of(
                             definition(tool, jsonMapper),
                             (context, request) -> McpSyncResponse.result(
-                                    result(tools.call(tool.name(), request.arguments()), jsonMapper))));
+                                    asTask && TasksExtension.isDeclared(context)
+                                            ? TasksExtension.created(start(tasks, tool.name(), request.arguments()))
+                                            : result(tools.call(tool.name(), request.arguments()), jsonMapper))));
         }
         List<McpSchema.Tool> definitions =
                 byName.values().stream().map(McpSyncTool::definition).toList();
@@ -84,8 +95,20 @@ final class StatelessMcp {
                 .jsonMapper(jsonMapper)
                 .feature(ToolsFeature.ofSync(
                         repository, jsonMapper, outputsOnly(definitions, jsonMapper), 0, McpSchema.CacheScope.PRIVATE))
+                .feature(new TasksExtension(tasks))
                 .requestStateCodec(requestStateCodec(jsonMapper))
                 .build();
+    }
+
+    /** Starts a call as a task; arguments too large to keep are the client's to fix. */
+    private static dev.taskagent.task.Task start(
+            StoredToolTasks tasks, String toolName, Map<String, Object> arguments) {
+        try {
+            return tasks.start(toolName, arguments);
+        } catch (IllegalArgumentException e) {
+            throw io.modelcontextprotocol.modern.McpException.invalidParams(
+                    "The call cannot be kept as a task: " + e.getMessage());
+        }
     }
 
     /**

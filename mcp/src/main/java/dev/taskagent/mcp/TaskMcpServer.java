@@ -61,6 +61,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (unless set: a new one beyond is refused with 503); the {@link Toolset#TASKFILE} toolset, which runs
  * commands, is served only when asked for.
  *
+ * <p>On protocol revision 2026-07-28, a client that declares the Tasks extension ({@code
+ * io.modelcontextprotocol/tasks}) gets {@code run_user_task} answered at once with an MCP task, which it
+ * polls with {@code tasks/get} and may cancel with {@code tasks/cancel}; the MCP task is a task of the
+ * store (session {@code mcp-tasks}), so it outlives the server and every server on the store reports it.
+ * Other clients get the result synchronously.
+ *
  * <p>To serve MCP from the application's own servlet container instead, {@link Builder#buildServlet()}
  * returns the servlet, with the same checks.
  *
@@ -93,6 +99,9 @@ public final class TaskMcpServer implements AutoCloseable {
     /** How the builder's settings are named in its messages. */
     private static final SettingRules.ServerNames NAMES =
             new SettingRules.ServerNames("http(address, port)", "http(address, port)", "token(...)");
+
+    /** The Taskfile tool that runs long, and so answers with a task when the client can take one. */
+    private static final String RUN_USER_TASK = "run_user_task";
 
     /** Sent to clients in {@code initialize}: how the tools fit together, for the model. */
     static final String INSTRUCTIONS = "A task queue shared by several agents. Claim your next task with"
@@ -129,11 +138,14 @@ public final class TaskMcpServer implements AutoCloseable {
     private volatile JettyHttp http;
     private volatile StdioTransport stdio;
     private volatile LeaseReaper reaper;
+    private volatile StoredToolTasks storedTasks;
+    private final Set<String> taskTools;
 
     private TaskMcpServer(Builder builder) {
         this.queue = builder.resolvedQueue();
         this.toolbox = builder.toolbox(queue);
         this.tools = new McpTools(toolbox, jsonMapper);
+        this.taskTools = Set.copyOf(builder.taskTools);
         this.config = new Settings(
                 builder.stdio,
                 builder.input,
@@ -193,7 +205,7 @@ public final class TaskMcpServer implements AutoCloseable {
                     .start();
         }
         if (config.stdio()) {
-            stateless = StatelessMcp.build(toolbox, tools, jsonMapper, version());
+            stateless = statelessServer();
             stdio = new StdioTransport(
                     jsonMapper, config.input(), config.output(), config.maxRequestBytes(), this::close, stateless);
             mcp = configure(McpServer.sync(stdio)).build();
@@ -297,7 +309,18 @@ public final class TaskMcpServer implements AutoCloseable {
             if (currentStateless != null) {
                 currentStateless.closeGracefully();
             }
+            StoredToolTasks currentTasks = storedTasks;
+            if (currentTasks != null) {
+                currentTasks.close();
+            }
         }
+    }
+
+    /** The 2026-07-28 server, with the Tasks extension over the store. */
+    private io.modelcontextprotocol.modern.server.McpServer statelessServer() {
+        StoredToolTasks created = new StoredToolTasks(queue.store(), tools, jsonMapper, config.clock());
+        storedTasks = created;
+        return StatelessMcp.build(toolbox, tools, jsonMapper, version(), created, taskTools);
     }
 
     @Override
@@ -317,8 +340,7 @@ public final class TaskMcpServer implements AutoCloseable {
         McpSyncServer server =
                 configure(McpServer.sync(transport)).immediateExecution(true).build();
         mcp = server;
-        io.modelcontextprotocol.modern.server.McpServer statelessServer =
-                StatelessMcp.build(toolbox, tools, jsonMapper, version());
+        io.modelcontextprotocol.modern.server.McpServer statelessServer = statelessServer();
         stateless = statelessServer;
         HttpServlet statelessTransport = HttpServletMcpTransport.builder(statelessServer)
                 .jsonMapper(jsonMapper)
@@ -381,6 +403,10 @@ public final class TaskMcpServer implements AutoCloseable {
         private final TaskQueue queue;
         private final Set<Toolset> toolsets = EnumSet.noneOf(Toolset.class);
         private Path taskfileProject;
+        /** The tools a client that declared the Tasks extension gets a task from: those that run long. */
+        private final Set<String> taskTools = new LinkedHashSet<>(List.of(RUN_USER_TASK));
+
+        private Toolbox extraTools = Toolbox.of(List.of());
         private boolean stdio;
         private InputStream input;
         private OutputStream output;
@@ -594,6 +620,16 @@ public final class TaskMcpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Also serves these tools, after the toolsets' (tests serve the conformance suite's fixtures so);
+         * the named ones answer a client that declared the Tasks extension with a task.
+         */
+        Builder extraTools(Toolbox tools, Set<String> asTasks) {
+            extraTools = Objects.requireNonNull(tools, "tools");
+            taskTools.addAll(asTasks);
+            return this;
+        }
+
         /** The clock of the sessions' idle times; the system's unless set (tests set their own). */
         Builder clock(Clock value) {
             clock = Objects.requireNonNull(value, "clock");
@@ -692,6 +728,7 @@ public final class TaskMcpServer implements AutoCloseable {
                         };
                 box.tools().stream().filter(tool -> names.add(tool.name())).forEach(tools::add);
             }
+            extraTools.tools().stream().filter(tool -> names.add(tool.name())).forEach(tools::add);
             return Toolbox.of(tools);
         }
     }

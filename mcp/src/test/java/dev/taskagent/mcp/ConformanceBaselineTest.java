@@ -13,7 +13,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConformanceBaselineTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"conformance-baseline.yml", "conformance-baseline-2026-07-28.yml"})
+    @ValueSource(
+            strings = {
+                "conformance-baseline.yml",
+                "conformance-baseline-2026-07-28.yml",
+                "conformance-baseline-tasks.yml"
+            })
     void everyExpectedFailureSaysWhy(String file) throws IOException {
         List<String> entries = Files.readAllLines(NodeHarness.directory().resolve(file)).stream()
                 .filter(line -> line.startsWith("  - "))
@@ -38,6 +43,10 @@ class ConformanceBaselineTest {
         String stateless = Files.readString(NodeHarness.directory().resolve("conformance-baseline-2026-07-28.yml"));
         for (String scenario : ConformanceSuiteIT.MUST_PASS_2026) {
             assertThat(stateless).doesNotContain("  - " + scenario + " ");
+        }
+        String tasks = Files.readString(NodeHarness.directory().resolve("conformance-baseline-tasks.yml"));
+        for (String scenario : ConformanceSuiteIT.MUST_PASS_TASKS) {
+            assertThat(tasks).doesNotContain("  - " + scenario + " ");
         }
     }
 }

@@ -44,6 +44,73 @@ class ConformanceSuiteIT {
         runSuite("2026-07-28", "conformance-baseline-2026-07-28.yml", MUST_PASS_2026);
     }
 
+    /** The Tasks extension's scenarios that must pass against the fixture server. */
+    static final List<String> MUST_PASS_TASKS = List.of(
+            "tasks-lifecycle",
+            "tasks-capability-negotiation",
+            "tasks-wire-fields",
+            "tasks-request-state-removal",
+            "tasks-request-headers");
+
+    /** Every scenario of the Tasks extension the suite has; the baseline lists those that need more. */
+    static final List<String> TASKS_SCENARIOS = List.of(
+            "tasks-lifecycle",
+            "tasks-capability-negotiation",
+            "tasks-wire-fields",
+            "tasks-request-state-removal",
+            "tasks-request-headers",
+            "tasks-dispatch-and-envelope",
+            "tasks-required-task-error",
+            "tasks-mrtr-input",
+            "tasks-mrtr-composition");
+
+    /**
+     * The Tasks extension's scenarios (revision 2026-07-28) call fixture tools that taskagent does not serve
+     * to agents ({@code slow_compute}, {@code failing_job}, …): they run against {@link
+     * ConformanceFixtureServer}, the same server with those tools added, the long ones answered with tasks
+     * through the same code that serves {@code run_user_task}. Each scenario runs on its own, with the
+     * baseline {@code conformance-baseline-tasks.yml}.
+     */
+    @Test
+    void theTasksExtensionScenariosPassAgainstTheFixtureTools() throws Exception {
+        NodeHarness.install();
+        Set<Long> before = ChildProcesses.descendants();
+        Path results =
+                Files.createDirectories(Path.of("target", "conformance", "tasks-run-" + System.currentTimeMillis())
+                        .toAbsolutePath());
+        try (JarProcess server = JarProcess.startMain("conformance-fixture-server", ConformanceFixtureServer.class)) {
+            URI endpoint = server.awaitEndpoint();
+            String url = "http://localhost:" + endpoint.getPort() + "/mcp";
+            for (String scenario : TASKS_SCENARIOS) {
+                NodeHarness.Result result = NodeHarness.run(
+                        "conformance-" + scenario,
+                        Duration.ofMinutes(3),
+                        List.of(
+                                NodeHarness.node22().toAbsolutePath().toString(),
+                                "node_modules/@modelcontextprotocol/conformance/dist/index.js",
+                                "server",
+                                "--url",
+                                url,
+                                "--scenario",
+                                scenario,
+                                "--timeout",
+                                "60000",
+                                "--expected-failures",
+                                "conformance-baseline-tasks.yml",
+                                "--output-dir",
+                                results.toString()));
+                assertThat(result.exitCode())
+                        .as(scenario + ":\n" + result.output())
+                        .isZero();
+                if (MUST_PASS_TASKS.contains(scenario)) {
+                    assertThat(result.output()).as(scenario).contains("0 failed, 0 warnings");
+                }
+            }
+        }
+        assertThat(wireSchemaChecks(results)).isNotEmpty().allMatch(status -> status.equals("SUCCESS"));
+        ChildProcesses.assertNoneLeftBesides(before);
+    }
+
     private static void runSuite(String revision, String baseline, List<String> mustPass) throws Exception {
         NodeHarness.install();
         Set<Long> before = ChildProcesses.descendants();

@@ -47,6 +47,26 @@ final class JarProcess implements AutoCloseable {
     static JarProcess start(String name, String... arguments) throws IOException {
         List<String> command = new ArrayList<>(List.of(java(), "-jar", jar().toString()));
         command.addAll(List.of(arguments));
+        return start(name, command);
+    }
+
+    /**
+     * Starts the server's command line with this JVM's class path, as {@link ChildProcesses#serverCommand}
+     * does: for unit tests, which run before the jar is packaged.
+     */
+    static JarProcess startFromClassPath(String name, String... arguments) throws IOException {
+        return start(name, ChildProcesses.serverCommand(arguments));
+    }
+
+    /** Starts a main class of the test class path (a server with test fixtures). */
+    static JarProcess startMain(String name, Class<?> mainClass, String... arguments) throws IOException {
+        List<String> command =
+                new ArrayList<>(List.of(java(), "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        command.addAll(List.of(arguments));
+        return start(name, command);
+    }
+
+    private static JarProcess start(String name, List<String> command) throws IOException {
         Path log = Files.createDirectories(Path.of("target", "it-logs")).resolve(name + ".stderr.txt");
         Process process = new ProcessBuilder(command)
                 .redirectError(log.toFile())
@@ -79,6 +99,12 @@ final class JarProcess implements AutoCloseable {
         } catch (IOException e) {
             return "(unreadable: " + e + ")";
         }
+    }
+
+    /** Kills the process with SIGKILL, as a crash would end it, and waits until it is gone. */
+    void killHard() {
+        process.destroyForcibly();
+        McpClients.await("process " + process.pid() + " to die", Duration.ofSeconds(20), () -> !process.isAlive());
     }
 
     @Override
