@@ -426,7 +426,7 @@ final class QueueTools {
         return Tool.of(
                         GET_MY_QUEUE,
                         "List an agent's tasks that are not archived, next to claim first; a task waiting for"
-                                + " unfinished tasks names them. Filter: ready (claimable now) or blocked. Long queues"
+                                + " unfinished tasks names them. Filter: ready (no unfinished blockers) or blocked. Long queues"
                                 + " come in pages: pass the cursor a page ends with to get the next.",
                         JsonSchema.object()
                                 .requiredString("agent_name", "Your agent name")

@@ -17,8 +17,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.h2.tools.Server;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -56,31 +54,11 @@ class GraphProcessTest {
     @TempDir
     Path folder;
 
-    static Stream<String> databases() {
-        List<String> names = new ArrayList<>(List.of("h2-server"));
-        if (TestDatabase.POSTGRES.isConfigured()) {
-            names.add("postgresql");
-        }
-        if (TestDatabase.MARIADB.isConfigured()) {
-            names.add("mariadb");
-        }
-        return names.stream();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("databases")
+    @MethodSource("dev.taskagent.store.jdbc.SharedDatabase#names")
     void everyDependantIsClaimedExactlyOnceAndNeverBeforeItsLastBlockerCommitted(String database) throws Exception {
-        Server h2 = null;
-        String url;
-        switch (database) {
-            case "postgresql" -> url = TestDatabase.POSTGRES.newUrl();
-            case "mariadb" -> url = TestDatabase.MARIADB.newUrl();
-            default -> {
-                h2 = Server.createTcpServer("-tcpPort", "0", "-baseDir", folder.toString(), "-ifNotExists")
-                        .start();
-                url = "jdbc:h2:tcp://localhost:" + h2.getPort() + "/graph";
-            }
-        }
+        SharedDatabase shared = SharedDatabase.open(database, folder, "graph");
+        String url = shared.url();
         long seed = new Random().nextLong();
         List<ChildJvm> processes = new ArrayList<>();
         try (JdbcTaskStore store = JdbcTaskStore.open(url)) {
@@ -191,9 +169,7 @@ class GraphProcessTest {
             for (ChildJvm process : processes) {
                 process.close();
             }
-            if (h2 != null) {
-                h2.stop();
-            }
+            shared.close();
         }
         assertThat(processes).noneMatch(ChildJvm::isAlive);
     }

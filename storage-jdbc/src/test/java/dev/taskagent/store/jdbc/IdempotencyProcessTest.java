@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Stream;
-import org.h2.tools.Server;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,31 +28,11 @@ class IdempotencyProcessTest {
     @TempDir
     Path folder;
 
-    static Stream<String> databases() {
-        List<String> names = new ArrayList<>(List.of("h2-server"));
-        if (TestDatabase.POSTGRES.isConfigured()) {
-            names.add("postgresql");
-        }
-        if (TestDatabase.MARIADB.isConfigured()) {
-            names.add("mariadb");
-        }
-        return names.stream();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("databases")
+    @MethodSource("dev.taskagent.store.jdbc.SharedDatabase#names")
     void twoProcessesCreatingWithTheSameKeysMakeOneTaskPerKey(String database) throws Exception {
-        Server h2 = null;
-        String url;
-        switch (database) {
-            case "postgresql" -> url = TestDatabase.POSTGRES.newUrl();
-            case "mariadb" -> url = TestDatabase.MARIADB.newUrl();
-            default -> {
-                h2 = Server.createTcpServer("-tcpPort", "0", "-baseDir", folder.toString(), "-ifNotExists")
-                        .start();
-                url = "jdbc:h2:tcp://localhost:" + h2.getPort() + "/tasks";
-            }
-        }
+        SharedDatabase shared = SharedDatabase.open(database, folder, "tasks");
+        String url = shared.url();
         String prefix = "order-" + UUID.randomUUID() + "-";
         List<ChildJvm> processes = new ArrayList<>();
         try (JdbcTaskStore store = JdbcTaskStore.open(url)) {
@@ -108,9 +86,7 @@ class IdempotencyProcessTest {
             for (ChildJvm process : processes) {
                 process.close();
             }
-            if (h2 != null) {
-                h2.stop();
-            }
+            shared.close();
         }
     }
 }

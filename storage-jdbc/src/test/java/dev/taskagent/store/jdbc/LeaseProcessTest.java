@@ -14,8 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
-import org.h2.tools.Server;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,30 +37,11 @@ class LeaseProcessTest {
     /** The database the processes of the running test share. */
     private String url;
 
-    static Stream<String> databases() {
-        List<String> names = new ArrayList<>(List.of("h2-server"));
-        if (TestDatabase.POSTGRES.isConfigured()) {
-            names.add("postgresql");
-        }
-        if (TestDatabase.MARIADB.isConfigured()) {
-            names.add("mariadb");
-        }
-        return names.stream();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("databases")
+    @MethodSource("dev.taskagent.store.jdbc.SharedDatabase#names")
     void tasksOfKilledWorkersComeBackAndEachIsCompletedExactlyOnce(String database) throws Exception {
-        Server h2 = null;
-        switch (database) {
-            case "postgresql" -> url = TestDatabase.POSTGRES.newUrl();
-            case "mariadb" -> url = TestDatabase.MARIADB.newUrl();
-            default -> {
-                h2 = Server.createTcpServer("-tcpPort", "0", "-baseDir", folder.toString(), "-ifNotExists")
-                        .start();
-                url = "jdbc:h2:tcp://localhost:" + h2.getPort() + "/tasks";
-            }
-        }
+        SharedDatabase shared = SharedDatabase.open(database, folder, "tasks");
+        url = shared.url();
         List<ChildJvm> processes = new ArrayList<>();
         try (JdbcTaskStore store = JdbcTaskStore.open(url)) {
             Set<Long> ids = createTasks(store);
@@ -157,9 +136,7 @@ class LeaseProcessTest {
             for (ChildJvm process : processes) {
                 process.close();
             }
-            if (h2 != null) {
-                h2.stop();
-            }
+            shared.close();
         }
         assertThat(processes).noneMatch(ChildJvm::isAlive);
     }
