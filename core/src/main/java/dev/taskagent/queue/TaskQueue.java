@@ -555,7 +555,7 @@ public final class TaskQueue {
             Duration wait = retryAfter != null ? retryAfter : backoffAfter(attempt);
             Task back = transaction.release(taskId, agent, attempt);
             Task released = delayed(transaction, back, wait);
-            String next = released == back
+            String next = released == back || released.notBefore() == null
                     ? " The task goes back to the queue."
                     : " The task goes back to the queue and waits " + Texts.duration(wait) + ".";
             released = transaction.addComment(taskId, agent, comment + next);
@@ -610,7 +610,7 @@ public final class TaskQueue {
      * before scheduling existed) leaves it claimable at once.
      */
     private static Task delayed(TaskTransaction transaction, Task task, Duration wait) {
-        if (wait.isZero()) {
+        if (wait.isZero() && task.notBefore() == null) {
             return task;
         }
         try {
@@ -642,16 +642,9 @@ public final class TaskQueue {
         List<ReclaimedTask> all = new ArrayList<>();
         while (true) {
             List<ReclaimedTask> batch = runner.run((transaction, events) -> {
-                List<ReclaimedTask> reclaimed = new ArrayList<>();
-                for (ReclaimedTask task : transaction.reclaimExpired(maxAttempts, RECLAIM_BATCH)) {
-                    if (task.outcome() == ReclaimedTask.Outcome.REQUEUED) {
-                        Duration wait = backoffAfter(task.expiredAttempt());
-                        task = new ReclaimedTask(
-                                delayed(transaction, task.task(), wait), task.expiredAttempt(), task.outcome());
-                    }
-                    events.add(new TaskEvent.LeaseExpired(task.task(), task.expiredAttempt()));
-                    reclaimed.add(task);
-                }
+                List<ReclaimedTask> reclaimed =
+                        transaction.reclaimExpired(maxAttempts, RECLAIM_BATCH, this::backoffAfter);
+                reclaimed.forEach(task -> events.add(new TaskEvent.LeaseExpired(task.task(), task.expiredAttempt())));
                 return reclaimed;
             });
             all.addAll(batch);
@@ -761,8 +754,12 @@ public final class TaskQueue {
      * Creates a pending task at the end of its session; when it has an assignee it joins that agent's
      * queue.
      *
+     * <p>With an {@linkplain NewTask.Builder#idempotencyKey(String) idempotency key} that a task of the store
+     * already holds, nothing is written and the answer is that task as it is now (it may be running, finished or
+     * in another session); {@link #createOnce(NewTask)} says which happened.
+     *
      * @param task what to create, e.g. from {@link #newTask(String)}; any session
-     * @return the new task
+     * @return the new task, or the task that holds its idempotency key
      * @throws NullPointerException if {@code task} is null
      * @throws TaskStoreException if the store fails (nothing was written)
      */
@@ -1191,6 +1188,8 @@ public final class TaskQueue {
      * @throws NullPointerException if {@code tree} is null
      * @throws TaskNotFoundException if the parent's parent or a blocker given by id does not exist; nothing
      *     written
+     * @throws TaskExistsException if a task of the tree has an idempotency key a task of the store holds;
+     *     nothing written
      * @throws UnsupportedOperationException if the store does not implement the work graph
      * @throws TaskStoreException if the store fails (nothing was written)
      */

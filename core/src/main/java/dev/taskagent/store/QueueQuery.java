@@ -35,7 +35,10 @@ public final class QueueQuery {
     public enum Readiness {
         /** Every non-archived task, of every status. */
         ALL,
-        /** The tasks a claim may hand out now ({@link Task#isReady()}). */
+        /**
+         * The tasks a claim may hand out ({@link Task#isReady()}): pending with every blocker in success; one that
+         * waits for its {@linkplain Task#notBefore() not-before time} is kept too.
+         */
         READY,
         /** The unfinished tasks that wait for a task not (yet) ended in success. */
         BLOCKED;

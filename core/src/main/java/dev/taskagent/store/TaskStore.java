@@ -79,8 +79,8 @@ import java.util.Optional;
  *       contiguous 1..N after any sequence of inserts, also when transactions insert into one session
  *       concurrently.
  *   <li>TS-3.6 A spec with an idempotency key that a task of the store holds, in any session, is refused with
- *       {@link dev.taskagent.task.TaskExistsException} carrying that task as a read returns it; nothing is
- *       written and the unit of work goes on. Of concurrent inserts with one key, in one process or many,
+ *       {@link dev.taskagent.task.TaskExistsException} carrying that task as a read returns it, before any other
+ *       check of the spec (its parent, its blockers); nothing is written and the unit of work goes on. Of concurrent inserts with one key, in one process or many,
  *       exactly one creates a task and the others are refused so. Keys compare exactly (case included).
  * </ul>
  *
@@ -184,7 +184,8 @@ import java.util.Optional;
  *       while the attempt is below the task's maximum (its own, else the default), failed otherwise; the
  *       lease cleared and a comment by {@link dev.taskagent.store.spi.Leases#REAPER} added. It never
  *       touches a task that is not running, whose lease has not expired, or that a heartbeat renewed;
- *       concurrent reclaims, in one process or many, take each expired claim exactly once.
+ *       concurrent reclaims, in one process or many, take each expired claim exactly once. Given a backoff, a
+ *       task put back gets the not-before time now plus the backoff of its expired attempt.
  *   <li>TS-9.5 A lease shorter than 1 ms or longer than 1 day, an attempt below 1, or a maximum of
  *       attempts below 1 throws {@link IllegalArgumentException} and writes nothing.
  *   <li>TS-9.6 {@code completeHeld(agent, attempts, outcome)} ends each listed claim that {@code complete}
@@ -195,7 +196,7 @@ import java.util.Optional;
  *   <li>TS-9.7 A task created with a not-before time keeps it (to the microsecond) and reads show it; no
  *       claim ({@code claimNext}, {@code claimUpTo}) hands it out while that time is ahead of the store's clock
  *       ("now" as in TS-9.1), and the claim after it has passed does, in the usual order (TS-7.1). A time that
- *       has passed makes it claimable at once.
+ *       has passed makes it claimable at once. A claim clears the time: it was for that claim.
  *   <li>TS-9.8 {@code delay(task, d)} sets the not-before time to now plus {@code d} (none for zero) and
  *       changes nothing else but the version and update time; a task that ended is refused with {@link
  *       dev.taskagent.task.TaskCompleteException}, a negative or too long delay with {@link

@@ -364,6 +364,43 @@ public interface TaskTransaction {
     }
 
     /**
+     * Like {@link #reclaimExpired(int, int)}, and each task that goes back to pending waits before its next claim:
+     * its {@linkplain Task#notBefore() not-before time} becomes now plus {@code backoff} of its expired attempt
+     * (none for a zero wait), in the same write (TS-9.4). The default reclaims, then {@linkplain #delay delays}
+     * each task put back (a store without {@code delay} leaves them claimable at once); a store may do it in the
+     * reclaim's own statements.
+     *
+     * @param defaultMaxAttempts the limit of tasks that have none of their own; at least 1
+     * @param limit the most tasks to take back in this unit of work; at least 1
+     * @param backoff the wait after an expired attempt (its number, from 1); zero to at most {@link
+     *     dev.taskagent.task.NewTask#MAX_SCHEDULE_AHEAD}
+     * @return what was taken back, oldest expiry first, each task as it is after the reclaim and its wait
+     * @throws IllegalArgumentException if an argument is out of range, or the backoff returns a wait out of range
+     * @throws UnsupportedOperationException if the store does not implement leases
+     */
+    default List<ReclaimedTask> reclaimExpired(
+            int defaultMaxAttempts, int limit, java.util.function.IntFunction<Duration> backoff) {
+        Objects.requireNonNull(backoff, "backoff");
+        List<ReclaimedTask> reclaimed = reclaimExpired(defaultMaxAttempts, limit);
+        List<ReclaimedTask> waiting = new java.util.ArrayList<>(reclaimed.size());
+        for (ReclaimedTask task : reclaimed) {
+            Duration wait = task.outcome() == ReclaimedTask.Outcome.REQUEUED
+                    ? backoff.apply(task.expiredAttempt())
+                    : Duration.ZERO;
+            if (wait.isZero()) {
+                waiting.add(task);
+                continue;
+            }
+            try {
+                waiting.add(new ReclaimedTask(delay(task.task().id(), wait), task.expiredAttempt(), task.outcome()));
+            } catch (UnsupportedOperationException noScheduling) {
+                waiting.add(task);
+            }
+        }
+        return waiting;
+    }
+
+    /**
      * Sets when a task may next be claimed: its {@linkplain Task#notBefore() not-before time} becomes the
      * store's clock plus {@code delay}, or none for a zero delay (TS-9.8). The task keeps its status; a
      * pending task is not handed out by a claim before then, a running one not after it is released or taken

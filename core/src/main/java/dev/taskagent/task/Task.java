@@ -182,7 +182,8 @@ public record Task(
 
     /**
      * Tells whether a claim may hand the task out: it is pending, not archived, and every task it depends
-     * on ended in success.
+     * on ended in success. A claim also waits for its {@linkplain #notBefore() not-before time} ({@link
+     * #isScheduledAfter(Instant)}), which this method, having no clock, does not look at.
      *
      * @return true when the task is ready to be worked on
      */

@@ -341,6 +341,10 @@ class DashboardBrowserTest {
                 queue.newTask("Call the supplier").assignee("caller").build());
         queue.claimNext("caller").orElseThrow();
         queue.retry(failing.id(), "caller", 1, "The line was busy.");
+        Task soon = queue.create(queue.newTask("Open the doors")
+                .assignee("doorman")
+                .notBefore(Instant.now().plus(Duration.ofSeconds(8)))
+                .build());
         Task cancelled = queue.create(queue.newTask("Order the old model").build());
         queue.cancel(cancelled.id(), "carol", "Discontinued.");
         try (TaskDashboard board = TaskDashboard.builder(store)
@@ -351,6 +355,8 @@ class DashboardBrowserTest {
             Page page = context.newPage();
             page.navigate(board.uri() + "?session=" + TaskQueue.DEFAULT_SESSION_ID);
             visible(card(page, scheduled));
+            PlaywrightAssertions.assertThat(card(page, soon).locator(".scheduled-badge"))
+                    .hasText("scheduled", text());
 
             PlaywrightAssertions.assertThat(card(page, scheduled).locator(".scheduled-badge"))
                     .hasText("scheduled", text());
@@ -363,6 +369,12 @@ class DashboardBrowserTest {
             PlaywrightAssertions.assertThat(page.locator(
                             ".queue[data-agent=mailer] li[data-task-id=\"" + scheduled.id() + "\"] .scheduled-badge"))
                     .containsText("not before ");
+
+            // A time that passes, with no event: the badge goes too.
+            PlaywrightAssertions.assertThat(card(page, soon).locator(".scheduled-badge"))
+                    .hasCount(0, count());
+            PlaywrightAssertions.assertThat(card(page, soon).locator(".not-before"))
+                    .hasCount(0, count());
 
             // Made claimable now: the badge goes without a reload.
             queue.delay(scheduled.id(), Duration.ZERO);

@@ -45,6 +45,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -2943,6 +2944,49 @@ public abstract class TaskStoreConformanceTest {
     }
 
     @Test
+    void ts94_aTaskPutBackByAReclaimWithABackoffWaitsForIt() {
+        String agent = agent("reclaim-backoff");
+        String session = session("reclaim-backoff");
+        Task again = append(NewTask.builder(session, "goes back")
+                .assignee(agent)
+                .priority(1)
+                .build());
+        Task last = append(NewTask.builder(session, "last attempt")
+                .assignee(agent)
+                .maxAttempts(1)
+                .build());
+        store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        store.claimNext(agent, SHORT_LEASE).orElseThrow();
+        List<Integer> askedFor = new CopyOnWriteArrayList<>();
+
+        Map<Long, ReclaimedTask> reclaimed = new HashMap<>();
+        reclaimUntil(Set.of(again.id(), last.id()), 3, attempt -> {
+                    askedFor.add(attempt);
+                    return Duration.ofHours(1);
+                })
+                .forEach(result -> reclaimed.put(result.task().id(), result));
+        Task reference =
+                append(NewTask.builder(session, "reference").assignee(agent).build());
+        Task claimedReference = store.claimNext(agent, Duration.ofHours(1)).orElseThrow();
+
+        assertThat(claimedReference.id()).as("the task put back waits").isEqualTo(reference.id());
+        Task waiting = reclaimed.get(again.id()).task();
+        assertThat(waiting.status()).isEqualTo(TaskStatus.PENDING);
+        assertThat(Duration.between(claimedReference.leaseExpiresAt(), waiting.notBefore())
+                        .abs())
+                .as("an hour from the reclaim, on the store's clock")
+                .isLessThan(CLOCK_SLACK.plus(SHORT_LEASE));
+        assertThat(find(again.id())).isEqualTo(waiting);
+        assertThat(askedFor)
+                .as("the backoff is asked for the task put back, by its expired attempt")
+                .contains(1);
+        Task deadLetter = reclaimed.get(last.id()).task();
+        assertThat(deadLetter.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(deadLetter.notBefore()).as("a dead letter waits for nothing").isNull();
+        assertThat(store.claimNext(agent, LEASE)).isEmpty();
+    }
+
+    @Test
     void ts95_leaseArgumentsOutOfBoundsAreRefusedAndWriteNothing() {
         String session = session("bad-leases");
         String agent = agent("bad-leases");
@@ -2989,9 +3033,14 @@ public abstract class TaskStoreConformanceTest {
         assertThat(find(waiting.id()).notBefore())
                 .as("kept to the microsecond")
                 .isEqualTo(ahead.truncatedTo(ChronoUnit.MICROS));
-        assertThat(find(due.id()).notBefore()).isEqualTo(passed);
+        assertThat(find(due.id()).notBefore()).isEqualTo(passed.truncatedTo(ChronoUnit.MICROS));
         assertThat(find(plain.id()).notBefore()).isNull();
-        assertThat(store.claimNext(agent, LEASE)).map(Task::id).contains(due.id());
+        Task claimedDue = store.claimNext(agent, LEASE).orElseThrow();
+        assertThat(claimedDue.id()).isEqualTo(due.id());
+        assertThat(claimedDue.notBefore())
+                .as("a claim clears the time it waited for")
+                .isNull();
+        assertThat(find(due.id())).isEqualTo(claimedDue);
         assertThat(store.claimUpTo(agent, LEASE, 5)).extracting(Task::id).containsExactly(plain.id());
         assertThat(store.claimNext(agent, LEASE)).as("the task that waits").isEmpty();
         assertThat(store.claimUpTo(agent, LEASE, 5)).isEmpty();
@@ -4437,12 +4486,17 @@ public abstract class TaskStoreConformanceTest {
      * kit's deadline.
      */
     private List<ReclaimedTask> reclaimUntil(Set<Long> expected, int defaultMaxAttempts) {
+        return reclaimUntil(expected, defaultMaxAttempts, attempt -> Duration.ZERO);
+    }
+
+    private List<ReclaimedTask> reclaimUntil(
+            Set<Long> expected, int defaultMaxAttempts, java.util.function.IntFunction<Duration> backoff) {
         clock.advance(SHORT_LEASE.plus(CLOCK_SLACK));
         List<ReclaimedTask> reclaimed = new ArrayList<>();
         Set<Long> missing = new HashSet<>(expected);
         Instant deadline = Instant.now().plus(DEADLINE);
         while (!missing.isEmpty()) {
-            List<ReclaimedTask> batch = store.inTransaction(tx -> tx.reclaimExpired(defaultMaxAttempts, 100));
+            List<ReclaimedTask> batch = store.inTransaction(tx -> tx.reclaimExpired(defaultMaxAttempts, 100, backoff));
             reclaimed.addAll(batch);
             batch.forEach(result -> missing.remove(result.task().id()));
             if (!missing.isEmpty()) {

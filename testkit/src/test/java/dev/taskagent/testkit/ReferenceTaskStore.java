@@ -803,7 +803,8 @@ final class ReferenceTaskStore implements TaskStore {
                     TaskBuilder.from(current)
                             .status(TaskStatus.RUNNING)
                             .attempt(has(Defect.ATTEMPT_NOT_COUNTED) ? 1 : current.attempt() + 1)
-                            .leaseExpiresAt(clock.instant().plus(lease)),
+                            .leaseExpiresAt(clock.instant().plus(lease))
+                            .notBefore(null),
                     current);
             claimedHere.add(claimed.id());
             record(FeedEncoding.encode(new TaskEvent.Claimed(claimed, assignee)));

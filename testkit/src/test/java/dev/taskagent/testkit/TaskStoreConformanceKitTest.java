@@ -244,6 +244,7 @@ class TaskStoreConformanceKitTest {
                 Expectation.exactly("ts134_pagingReturnsEveryMatchOnceWhileTasksAreCreatedBetweenPages");
             case CLAIMS_SCHEDULED_TASKS ->
                 Expectation.exactly(
+                        "ts94_aTaskPutBackByAReclaimWithABackoffWaitsForIt",
                         "ts97_aTaskWaitsForItsNotBeforeTimeThenIsClaimedInOrder",
                         "ts98_delayMakesATaskWaitAndZeroMakesItClaimableAgain");
             case QUEUE_PAGES_BY_OFFSET ->

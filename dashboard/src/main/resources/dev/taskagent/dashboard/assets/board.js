@@ -390,6 +390,7 @@
     if (waitsForTime(task)) {
       const waiting = el('span', 'scheduled-badge', task.attempt > 0 ? 'backing off' : 'scheduled');
       waiting.title = 'not claimed before ' + new Date(task.not_before).toLocaleString();
+      waiting.dataset.until = task.not_before;
       badges.append(waiting);
     }
     const badge = task.status + (task.dead_lettered ? ' · dead letter' : '') + (task.archived ? ' · archived' : '');
@@ -415,7 +416,9 @@
       card.append(lease);
     }
     if (waitsForTime(task)) {
-      card.append(el('p', 'meta not-before', 'not before: ' + new Date(task.not_before).toLocaleString()));
+      const line = el('p', 'meta not-before', 'not before: ' + new Date(task.not_before).toLocaleString());
+      line.dataset.until = task.not_before;
+      card.append(line);
     }
 
     graphLines(card, task);
@@ -575,6 +578,13 @@
       && Date.parse(task.not_before) > Date.now() + state.skew;
   }
 
+  /** Takes away the marks of waits whose time has passed (no event says so: the time just passes). */
+  function expireWaits() {
+    for (const mark of document.querySelectorAll('[data-until]')) {
+      if (Date.parse(mark.dataset.until) <= Date.now() + state.skew) mark.remove();
+    }
+  }
+
   function countdown(expiresAt) {
     const node = el('span', 'countdown');
     node.dataset.expires = expiresAt;
@@ -621,7 +631,11 @@
         if (task.open_blockers > 0) item.append(el('span', 'blocked-badge', 'blocked'), ' ');
         item.append(el('span', null, '#' + task.id + ' ' + task.description));
         if (task.lease_until) item.append(' · lease ', countdown(task.lease_until));
-        if (waitsForTime(task)) item.append(el('span', 'scheduled-badge', 'not before ' + new Date(task.not_before).toLocaleTimeString()));
+        if (waitsForTime(task)) {
+          const waiting = el('span', 'scheduled-badge', 'not before ' + new Date(task.not_before).toLocaleTimeString());
+          waiting.dataset.until = task.not_before;
+          item.append(waiting);
+        }
         list.append(item);
       }
       section.append(list);
@@ -776,7 +790,10 @@
       loadBoard(true);
       loadSearch();
     });
-    setInterval(() => document.querySelectorAll('.countdown').forEach(updateCountdown), 1000);
+    setInterval(() => {
+      document.querySelectorAll('.countdown').forEach(updateCountdown);
+      expireWaits();
+    }, 1000);
 
     const { status, body } = await api('/api/config');
     if (status !== 200) {

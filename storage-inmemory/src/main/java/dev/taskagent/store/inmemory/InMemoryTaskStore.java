@@ -697,7 +697,8 @@ public final class InMemoryTaskStore implements TaskStore {
                     TaskBuilder.from(next)
                             .status(TaskStatus.RUNNING)
                             .attempt(next.attempt() + 1)
-                            .leaseExpiresAt(clock.instant().plus(lease)),
+                            .leaseExpiresAt(clock.instant().plus(lease))
+                            .notBefore(null),
                     next);
             claimedHere.add(claimed.id());
             recorded.add(FeedEncoding.encode(new TaskEvent.Claimed(claimed, assignee)));
@@ -767,7 +768,14 @@ public final class InMemoryTaskStore implements TaskStore {
 
         @Override
         public List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
+            return reclaimExpired(defaultMaxAttempts, limit, attempt -> Duration.ZERO);
+        }
+
+        @Override
+        public List<ReclaimedTask> reclaimExpired(
+                int defaultMaxAttempts, int limit, java.util.function.IntFunction<Duration> backoff) {
             checkUsable();
+            Objects.requireNonNull(backoff, "backoff");
             Leases.maxAttempts(defaultMaxAttempts);
             if (limit < 1) {
                 throw new IllegalArgumentException("limit must be at least 1, was " + limit);
@@ -786,13 +794,17 @@ public final class InMemoryTaskStore implements TaskStore {
                 ReclaimedTask.Outcome outcome = Leases.outcome(task.attempt(), maxAttempts);
                 Comment comment = new Comment(
                         Leases.REAPER, Leases.reclaimComment(task.attempt(), maxAttempts, task.leaseExpiresAt()), now);
+                Duration wait = outcome == ReclaimedTask.Outcome.REQUEUED
+                        ? Leases.delay(backoff.apply(task.attempt()), "backoff")
+                        : Duration.ZERO;
                 Task after = write(
                         TaskBuilder.from(task)
                                 .status(
                                         outcome == ReclaimedTask.Outcome.REQUEUED
                                                 ? TaskStatus.PENDING
                                                 : TaskStatus.FAILED)
-                                .comments(append(task.comments(), comment)),
+                                .comments(append(task.comments(), comment))
+                                .notBefore(wait.isZero() ? null : now.plus(wait).truncatedTo(ChronoUnit.MICROS)),
                         task);
                 reclaimed.add(new ReclaimedTask(after, task.attempt(), outcome));
             }

@@ -100,13 +100,13 @@ final class Claims {
     }
 
     /**
-     * Marks a claimed task running; parameters: the lease in microseconds, updatedAt, the token. Followed
-     * by the dialect's WHERE clause.
+     * Marks a claimed task running and clears its not-before time (TS-9.7: the time was for this claim);
+     * parameters: the lease in microseconds, updatedAt, the token. Followed by the dialect's WHERE clause.
      */
     private static String setRunning(String databaseNowPlusMicros) {
         return "UPDATE taskagent_tasks SET status = " + Dialect.RUNNING + ", attempt = attempt + 1,"
                 + " lease_expires_at = " + databaseNowPlusMicros + ", version = version + 1, updated_at = ?,"
-                + " claim_token = ?";
+                + " claim_token = ?, not_before = NULL";
     }
 
     /** PostgreSQL's statements. */

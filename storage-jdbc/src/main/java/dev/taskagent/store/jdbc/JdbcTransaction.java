@@ -310,6 +310,11 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.afterOrder(afterOrder);
         String sessionId = task.sessionId();
         return sql("insert a task into session '" + sessionId + "'", () -> {
+            // TS-3.6 first, as every store checks it: a held key is refused before the graph is read or locked.
+            String key = task.idempotencyKey();
+            if (key != null) {
+                refuseExistingKey(key);
+            }
             // TS-12.1: an unknown parent or blocker is refused before anything is written. The blockers stay
             // locked against a change of status, so that the open count stays right until this commits.
             if (task.parentId() != 0 && !Graph.exists(connection, task.parentId())) {
@@ -324,12 +329,9 @@ final class JdbcTransaction implements TaskTransaction {
                     }
                 }
             }
-            String key = task.idempotencyKey();
-            if (key != null) {
-                refuseExistingKey(key);
-            }
             // A key that another unit of work commits meanwhile makes the INSERT fail on the unique index: back to
-            // here, and refused as above.
+            // here, and refused as above. Released once the INSERT went through, so that a unit of work creating many
+            // tasks with keys does not pile up nested transactions (PostgreSQL keeps 64 per transaction in memory).
             Savepoint beforeWrites = key == null ? null : connection.setSavepoint();
             lockSession(sessionId);
             int count;
@@ -376,6 +378,9 @@ final class JdbcTransaction implements TaskTransaction {
                 statement.setString(18, key);
                 try {
                     statement.executeUpdate();
+                    if (beforeWrites != null) {
+                        connection.releaseSavepoint(beforeWrites);
+                    }
                 } catch (SQLException e) {
                     if (beforeWrites == null
                             || e.getSQLState() == null
@@ -1377,7 +1382,14 @@ final class JdbcTransaction implements TaskTransaction {
 
     @Override
     public List<ReclaimedTask> reclaimExpired(int defaultMaxAttempts, int limit) {
+        return reclaimExpired(defaultMaxAttempts, limit, attempt -> Duration.ZERO);
+    }
+
+    @Override
+    public List<ReclaimedTask> reclaimExpired(
+            int defaultMaxAttempts, int limit, java.util.function.IntFunction<Duration> backoff) {
         checkUsable();
+        Objects.requireNonNull(backoff, "backoff");
         Leases.maxAttempts(defaultMaxAttempts);
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + limit);
@@ -1389,7 +1401,7 @@ final class JdbcTransaction implements TaskTransaction {
                 // A savepoint, so that the tasks that turn out damaged can be left out without losing the
                 // unit of work's other writes.
                 Savepoint savepoint = connection.setSavepoint();
-                List<ReclaimedTask> reclaimed = reclaim(expired, defaultMaxAttempts, damaged);
+                List<ReclaimedTask> reclaimed = reclaim(expired, defaultMaxAttempts, backoff, damaged);
                 if (damaged.isEmpty()) {
                     connection.releaseSavepoint(savepoint);
                     return reclaimed;
@@ -1416,14 +1428,20 @@ final class JdbcTransaction implements TaskTransaction {
      * attempt, with the reaper's comment appended in the same guarded statement (TS-9.4); then reads them,
      * noting in {@code damaged} those that cannot be read.
      */
-    private List<ReclaimedTask> reclaim(List<Expired> expired, int defaultMaxAttempts, List<Long> damaged)
+    private List<ReclaimedTask> reclaim(
+            List<Expired> expired,
+            int defaultMaxAttempts,
+            java.util.function.IntFunction<Duration> backoff,
+            List<Long> damaged)
             throws SQLException {
         Instant now = now();
         List<Expired> taken = new ArrayList<>(expired.size());
         // One update per task, guarded by status, attempt and expiry, so that a task completed or renewed
-        // since it was read is never touched (TS-9.4).
+        // since it was read is never touched (TS-9.4); a task put back gets its backoff in the same write.
         try (PreparedStatement update = connection.prepareStatement("UPDATE taskagent_tasks SET status = ?,"
-                + " lease_expires_at = NULL, comments = " + TaskDocument.appendEntry(dialect, "comments") + ", "
+                + " lease_expires_at = NULL, not_before = CASE WHEN ? = 0 THEN NULL ELSE "
+                + dialect.databaseNowPlusMicros() + " END, comments = " + TaskDocument.appendEntry(dialect, "comments")
+                + ", "
                 + Dialect.BUMP_VERSION
                 + ", updated_at = ? WHERE id = ? AND status = " + Dialect.RUNNING + " AND attempt = ? AND"
                 + " lease_expires_at < " + dialect.databaseNow())) {
@@ -1435,15 +1453,20 @@ final class JdbcTransaction implements TaskTransaction {
                         outcome == ReclaimedTask.Outcome.REQUEUED
                                 ? TaskStatus.PENDING.wireName()
                                 : TaskStatus.FAILED.wireName());
+                long waitMicros = outcome == ReclaimedTask.Outcome.REQUEUED
+                        ? Claims.micros(Leases.delay(backoff.apply(task.attempt()), "backoff"))
+                        : 0;
+                update.setLong(2, waitMicros);
+                update.setLong(3, waitMicros);
                 update.setString(
-                        2,
+                        4,
                         TaskDocument.comment(new Comment(
                                 Leases.REAPER,
                                 Leases.reclaimComment(task.attempt(), maxAttempts, task.leaseExpiresAt()),
                                 now)));
-                update.setObject(3, JdbcSupport.toDatabase(now));
-                update.setLong(4, task.id());
-                update.setInt(5, task.attempt());
+                update.setObject(5, JdbcSupport.toDatabase(now));
+                update.setLong(6, task.id());
+                update.setInt(7, task.attempt());
                 update.addBatch();
             }
             int[] counts = update.executeBatch();
