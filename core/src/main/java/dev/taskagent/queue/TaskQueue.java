@@ -107,6 +107,12 @@ public final class TaskQueue {
     /** The longest reason {@link #cancel} takes, so that its comment stays within the store's text limit. */
     public static final int MAX_CANCEL_REASON = Task.MAX_TEXT_LENGTH - 11;
 
+    /**
+     * The longest comment {@link #retry} takes, so that what it appends ("The task goes back to the queue and
+     * waits 10 min.", "That was the last of 3 attempts.") keeps the comment within the store's text limit.
+     */
+    public static final int MAX_RETRY_COMMENT = Task.MAX_TEXT_LENGTH - 100;
+
     private final TransactionRunner runner;
     private final String sessionId;
     private final Duration leaseDuration;
@@ -506,7 +512,7 @@ public final class TaskQueue {
      * @param taskId the task
      * @param agent the agent that claimed it
      * @param attempt the claim's attempt
-     * @param comment what went wrong; not blank
+     * @param comment what went wrong; not blank, at most {@value #MAX_RETRY_COMMENT} characters
      * @return the task after the change
      * @throws ClaimLostException if the task is no longer running under that agent and attempt
      * @throws TaskNotFoundException if there is no such task
@@ -524,7 +530,7 @@ public final class TaskQueue {
      * @param taskId the task
      * @param agent the agent that claimed it
      * @param attempt the claim's attempt
-     * @param comment what went wrong; not blank
+     * @param comment what went wrong; not blank, at most {@value #MAX_RETRY_COMMENT} characters
      * @param retryAfter the wait before the next claim, zero for none, at most {@link NewTask#MAX_SCHEDULE_AHEAD};
      *     null for the queue's backoff
      * @return the task after the change
@@ -536,6 +542,10 @@ public final class TaskQueue {
     public Task retry(long taskId, String agent, int attempt, String comment, Duration retryAfter) {
         checkClaim(taskId, agent, attempt);
         StoreArguments.text(comment, "comment");
+        if (comment.length() > MAX_RETRY_COMMENT) {
+            throw new IllegalArgumentException(
+                    "comment is " + comment.length() + " characters long; the limit is " + MAX_RETRY_COMMENT);
+        }
         if (retryAfter != null) {
             Leases.delay(retryAfter, "retryAfter");
         }

@@ -887,6 +887,10 @@ public abstract class TaskQueueSuite {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> queue.retry(id, "alice", 1, " ")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> queue.retry(id, "bob", 1, "Not mine.")).isInstanceOf(ClaimLostException.class);
+        assertThatThrownBy(() -> queue.retry(id, "alice", 1, "x".repeat(TaskQueue.MAX_RETRY_COMMENT + 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("comment is " + (TaskQueue.MAX_RETRY_COMMENT + 1) + " characters long; the limit is "
+                        + TaskQueue.MAX_RETRY_COMMENT);
         assertThatThrownBy(() -> queue.delay(id, Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("delay must be between 0 and 3660 days");
