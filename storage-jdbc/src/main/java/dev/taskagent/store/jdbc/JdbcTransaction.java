@@ -73,6 +73,9 @@ final class JdbcTransaction implements TaskTransaction {
     /** Message ids looked up per statement (IN lists stay well within every database's limits). */
     private static final int IN_LIST_SIZE = 200;
 
+    /** Events written per INSERT when a unit of work ends (five parameters each). */
+    private static final int EVENTS_PER_INSERT = 100;
+
     private static final String BUMP =
             "UPDATE taskagent_tasks SET " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id = ?";
 
@@ -1548,18 +1551,25 @@ final class JdbcTransaction implements TaskTransaction {
         appendedEvents = true;
         sql("append this unit of work's events to the feed", () -> {
             events.addAll(versionsOf(unread));
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO taskagent_events"
-                    + " (task_id, session_id, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)")) {
-                Object now = JdbcSupport.toDatabase(now());
-                for (FeedEncoding.Encoded event : events) {
-                    insert.setLong(1, event.taskId());
-                    insert.setString(2, event.sessionId());
-                    insert.setString(3, event.kind());
-                    insert.setString(4, event.payload());
-                    insert.setObject(5, now);
-                    insert.addBatch();
+            Object now = JdbcSupport.toDatabase(now());
+            // Rows of VALUES in one statement rather than a JDBC batch, which most drivers send as one execution
+            // a row: the database then parses and plans once for a batch's events.
+            for (int from = 0; from < events.size(); from += EVENTS_PER_INSERT) {
+                List<FeedEncoding.Encoded> chunk =
+                        events.subList(from, Math.min(events.size(), from + EVENTS_PER_INSERT));
+                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO taskagent_events"
+                        + " (task_id, session_id, kind, payload, created_at) VALUES "
+                        + String.join(", ", Collections.nCopies(chunk.size(), "(?, ?, ?, ?, ?)")))) {
+                    int index = 1;
+                    for (FeedEncoding.Encoded event : chunk) {
+                        insert.setLong(index++, event.taskId());
+                        insert.setString(index++, event.sessionId());
+                        insert.setString(index++, event.kind());
+                        insert.setString(index++, event.payload());
+                        insert.setObject(index++, now);
+                    }
+                    insert.executeUpdate();
                 }
-                insert.executeBatch();
             }
             return null;
         });

@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -98,6 +99,47 @@ class JdbcEventFeedTest {
                 release.countDown();
                 slow.shutdown();
             }
+        }
+    }
+
+    /**
+     * The feed numbers a run of consecutive ids in one statement: a hole in the ids (here an event row whose
+     * insert was rolled back) must end a run, so that the positions stay gap-free and in id order.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void eventsAroundAHoleInTheIdsGetConsecutivePositionsInIdOrder(TestDatabase database) throws Exception {
+        DataSource dataSource = database.newDataSource();
+        try (JdbcTaskStore store =
+                JdbcTaskStore.builder(dataSource).clock(Clock.systemUTC()).build()) {
+            List<Task> before = store.inTransaction(tx -> List.of(
+                    tx.appendTask(NewTask.of("holes", "one")),
+                    tx.appendTask(NewTask.of("holes", "two")),
+                    tx.appendTask(NewTask.of("holes", "three"))));
+            try (Connection connection = dataSource.getConnection()) {
+                connection.setAutoCommit(false);
+                try (Statement statement = connection.createStatement()) {
+                    statement.executeUpdate("INSERT INTO taskagent_events (task_id, session_id, kind, payload,"
+                            + " created_at) VALUES (" + before.get(0).id() + ", 'holes', 'updated', '{}',"
+                            + " CURRENT_TIMESTAMP)");
+                }
+                connection.rollback();
+            }
+            List<Task> after = store.inTransaction(tx ->
+                    List.of(tx.appendTask(NewTask.of("holes", "four")), tx.appendTask(NewTask.of("holes", "five"))));
+
+            List<FeedEvent> events = store.eventFeed().read(0, 100);
+
+            assertThat(events).extracting(FeedEvent::position).containsExactly(1L, 2L, 3L, 4L, 5L);
+            assertThat(events)
+                    .extracting(FeedEvent::taskId)
+                    .containsExactly(
+                            before.get(0).id(),
+                            before.get(1).id(),
+                            before.get(2).id(),
+                            after.get(0).id(),
+                            after.get(1).id());
+            assertThat(store.eventFeed().lastPosition()).isEqualTo(5);
         }
     }
 
