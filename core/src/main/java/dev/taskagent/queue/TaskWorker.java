@@ -61,7 +61,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Waking.</b> An idle worker follows the store's event feed and claims again as soon as a task is
  *       created, released, moved or taken back anywhere, in any process; it also tries every {@linkplain
  *       Builder#pollInterval(Duration) poll interval} in case it missed one, or sooner when one of its
- *       tasks waits for a time ({@link Task#notBefore()}, a backoff): it wakes when that time comes.
+ *       tasks waits for a time ({@link Task#notBefore()}, a backoff): it wakes when that time comes. A worker
+ *       whose claims come back full has more work than room and stops following the feed until its queue
+ *       runs dry, so that a busy worker does not pay for reading events it has no use for.
  *   <li><b>Stopping.</b> {@link #close()} stops claiming, releases the tasks claimed ahead at once, and waits
  *       up to the {@linkplain Builder#drainTimeout(Duration) drain timeout} for running handlers and the
  *       writes of their outcomes; the claims of those still running then are released with a comment, and
@@ -111,7 +113,6 @@ public final class TaskWorker implements AutoCloseable {
     private final ConcurrentLinkedQueue<Claim> succeeded = new ConcurrentLinkedQueue<>();
 
     private final AtomicInteger handled = new AtomicInteger();
-    private final FeedSubscription subscription;
     private volatile boolean writerStopping;
 
     /** Guards {@link #wakeUps}; the idle dispatcher waits on it. */
@@ -119,6 +120,16 @@ public final class TaskWorker implements AutoCloseable {
 
     /** Counts the feed's waking events and freed claims, so that the dispatcher can tell whether one came. */
     private long wakeUps;
+
+    // The dispatcher thread's own state.
+    /** The feed subscription, held while the worker's queue may run dry, none while its claims come back full. */
+    private FeedSubscription subscription;
+    /** Whether the store has no event feed. */
+    private boolean feedless;
+    /** The wake-up count for which {@link #scheduledDeadline} was asked of the store, or -1. */
+    private long scheduledAsOf = -1;
+    /** When the idle dispatcher claims again ({@link System#nanoTime()}), unless woken before. */
+    private long scheduledDeadline;
 
     /** A claim the worker holds, and the thread that runs its handler while it runs. */
     private static final class Claim implements Runnable {
@@ -181,7 +192,6 @@ public final class TaskWorker implements AutoCloseable {
                 daemon(runnable -> new Thread(runnable, name + "-heartbeat")));
         long every = Math.max(1, queue.leaseDuration().toMillis() / 3);
         heartbeats.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
-        this.subscription = subscribe();
         this.writer = daemon(runnable -> new Thread(runnable, name + "-writer")).newThread(this::writeLoop);
         this.dispatcher =
                 daemon(runnable -> new Thread(runnable, name + "-claims")).newThread(this::claimLoop);
@@ -228,10 +238,7 @@ public final class TaskWorker implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        if (subscription != null) {
-            subscription.close();
-        }
-        wakeAll();
+        wakeAll(); // the dispatcher ends its subscription to the feed on its way out
         try {
             dispatcher.join(TimeUnit.SECONDS.toMillis(10));
             List<Runnable> waiting = new ArrayList<>();
@@ -268,6 +275,16 @@ public final class TaskWorker implements AutoCloseable {
     // ---- claiming: one thread claims for every free handler thread at once
 
     private void claimLoop() {
+        try {
+            claimUntilClosed();
+        } finally {
+            if (subscription != null) {
+                subscription.close();
+            }
+        }
+    }
+
+    private void claimUntilClosed() {
         while (!closed.get()) {
             // Note the wake-ups first: a task created or a claim ended from here on wakes the wait below.
             long seen = wakeUpsSoFar();
@@ -280,8 +297,16 @@ public final class TaskWorker implements AutoCloseable {
                 continue;
             }
             List<Task> claimed = claimQuietly(room);
+            if (claimed.size() == room && subscription != null) {
+                // More work than room: the claims that end wake the dispatcher, the feed's events would not help.
+                subscription.close();
+                subscription = null;
+            }
             if (claimed.isEmpty()) {
-                waitForWork(seen, untilNextScheduled());
+                if (subscription == null && !feedless && subscribe()) {
+                    continue; // claim once more: a task created before the subscription began is not missed
+                }
+                waitForWork(seen, untilNextScheduled(seen));
                 continue;
             }
             for (Task task : claimed) {
@@ -321,18 +346,29 @@ public final class TaskWorker implements AutoCloseable {
 
     /**
      * How long an idle worker waits before it claims again: the poll interval, or less when a task of its
-     * queue becomes claimable sooner (its not-before time), so that scheduled work starts on time.
+     * queue becomes claimable sooner (its not-before time), so that scheduled work starts on time. Asked of
+     * the store once per wake-up: waking again without one, the worker waits for what is left of it.
      */
-    private long untilNextScheduled() {
+    private long untilNextScheduled(long seen) {
+        if (seen == scheduledAsOf) {
+            long left = TimeUnit.NANOSECONDS.toMillis(scheduledDeadline - System.nanoTime());
+            if (left > 0) {
+                return left;
+            }
+        }
         long poll = pollInterval.toMillis();
+        long wait;
         try {
-            return queue.untilNextScheduled(agent)
+            wait = queue.untilNextScheduled(agent)
                     // a millisecond late rather than early: the claim compares with the store's clock
-                    .map(wait -> Math.min(poll, wait.toMillis() + 1))
+                    .map(until -> Math.min(poll, until.toMillis() + 1))
                     .orElse(poll);
         } catch (RuntimeException e) { // no scheduling in this store, or it is down: the claim will tell
-            return poll;
+            wait = poll;
         }
+        scheduledAsOf = seen;
+        scheduledDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait);
+        return wait;
     }
 
     /** Waits for new work or a freed claim since {@code seen}, for {@code millis}, or for close(). */
@@ -365,17 +401,26 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
-    private FeedSubscription subscribe() {
+    /** Follows the feed from its end; false when the store has none or it cannot be read now. */
+    private boolean subscribe() {
         try {
             long from = queue.store().eventFeed().lastPosition();
-            return queue.store().eventFeed().subscribe(from, event -> {
+            subscription = queue.store().eventFeed().subscribe(from, event -> {
                 if (WAKING_KINDS.contains(event.kind())) {
                     wakeAll();
                 }
             });
+            return true;
         } catch (UnsupportedOperationException e) {
+            feedless = true;
             LOG.info("The store has no event feed: worker {} polls every {}", Texts.forLog(agent), pollInterval);
-            return null;
+            return false;
+        } catch (RuntimeException e) { // the store is down: poll, and try again when the queue is next empty
+            LOG.warn(
+                    "Worker {} could not follow the event feed: {}",
+                    Texts.forLog(agent),
+                    Texts.forLog(String.valueOf(e.getMessage())));
+            return false;
         }
     }
 

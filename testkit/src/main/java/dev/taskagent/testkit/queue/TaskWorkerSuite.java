@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.taskagent.event.EventFeed;
+import dev.taskagent.event.FeedEvent;
+import dev.taskagent.event.FeedListener;
+import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.queue.TaskWorker;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TransactionWork;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -17,11 +22,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -209,6 +216,115 @@ public abstract class TaskWorkerSuite {
                     .as("handled within %s although the worker polls hourly", DEADLINE)
                     .isTrue();
             awaitTrue("the outcome recorded", () -> worker.handledCount() == 1);
+        }
+    }
+
+    /**
+     * A busy worker (its claims come back full) does not follow the feed, whose events it would not use;
+     * once its queue runs dry it follows it again, and is woken by it.
+     */
+    @Test
+    void aWorkerFollowsTheEventFeedOnlyWhileItsQueueCanRunDry() throws InterruptedException {
+        SubscriptionCounting counting = new SubscriptionCounting(store);
+        TaskQueue queue = TaskQueue.builder(counting).build();
+        for (int number = 1; number <= 20; number++) {
+            queue.create(queue.newTask("Backlog " + number).assignee(AGENT).build());
+        }
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch late = new CountDownLatch(1);
+
+        try (TaskWorker worker = TaskWorker.builder(queue)
+                .agent(AGENT)
+                .concurrency(2)
+                .pollInterval(Duration.ofHours(1))
+                .handler(task -> {
+                    if (task.description().equals("Late")) {
+                        late.countDown();
+                    } else {
+                        go.await();
+                    }
+                })
+                .start()) {
+            awaitTrue("the worker holds a full batch", () -> store.countTasks().running() == 4);
+            assertThat(counting.open())
+                    .as("subscriptions while the claims come back full")
+                    .isZero();
+
+            go.countDown();
+            awaitTrue("the backlog handled", () -> worker.handledCount() == 20);
+            awaitTrue("following the feed once the queue ran dry", () -> counting.open() == 1);
+            queue.create(queue.newTask("Late").assignee(AGENT).build());
+
+            assertThat(late.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("woken by the feed although the worker polls hourly")
+                    .isTrue();
+        }
+        assertThat(counting.open()).as("subscriptions after close").isZero();
+    }
+
+    /** The store under test, counting the subscriptions to its feed that are open. */
+    private static final class SubscriptionCounting implements TaskStore {
+        private final TaskStore delegate;
+        private final AtomicInteger open = new AtomicInteger();
+
+        SubscriptionCounting(TaskStore delegate) {
+            this.delegate = delegate;
+        }
+
+        int open() {
+            return open.get();
+        }
+
+        @Override
+        public <R> R inTransaction(TransactionWork<R> work) {
+            return delegate.inTransaction(work);
+        }
+
+        @Override
+        public EventFeed eventFeed() {
+            EventFeed feed = delegate.eventFeed();
+            return new EventFeed() {
+                @Override
+                public List<FeedEvent> read(long afterPosition, int limit) {
+                    return feed.read(afterPosition, limit);
+                }
+
+                @Override
+                public FeedSubscription subscribe(long afterPosition, FeedListener listener) {
+                    FeedSubscription subscription = feed.subscribe(afterPosition, listener);
+                    open.incrementAndGet();
+                    AtomicBoolean closed = new AtomicBoolean();
+                    return new FeedSubscription() {
+                        @Override
+                        public long lastDeliveredPosition() {
+                            return subscription.lastDeliveredPosition();
+                        }
+
+                        @Override
+                        public Optional<RuntimeException> failure() {
+                            return subscription.failure();
+                        }
+
+                        @Override
+                        public void close() {
+                            if (closed.compareAndSet(false, true)) {
+                                open.decrementAndGet();
+                            }
+                            subscription.close();
+                        }
+                    };
+                }
+
+                @Override
+                public long lastPosition() {
+                    return feed.lastPosition();
+                }
+
+                @Override
+                public long prune(Duration olderThan) {
+                    return feed.prune(olderThan);
+                }
+            };
         }
     }
 
