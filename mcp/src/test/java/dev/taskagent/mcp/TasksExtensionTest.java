@@ -124,11 +124,7 @@ class TasksExtensionTest {
 
     @Test
     void aRunThatFailsCompletesWithAnErrorResultNotAsAFailedTask() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "broken"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("broken");
 
         JsonNode ended = declaring.awaitEnd(taskId, TIMEOUT);
         assertThat(ended.path("status").asText()).isEqualTo("completed");
@@ -176,11 +172,7 @@ class TasksExtensionTest {
 
     @Test
     void tasksMethodsNeedTheExtensionDeclared() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "hello"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("hello");
         for (String method : List.of("tasks/get", "tasks/cancel", "tasks/update")) {
             JsonNode refused = plain.tasks(method, taskId);
             assertThat(refused.path("error").path("code").asInt())
@@ -199,11 +191,7 @@ class TasksExtensionTest {
 
     @Test
     void cancelKillsTheRunsProcessesAndTheTaskReadsCancelledEverywhere() throws IOException {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "slow"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("slow");
         Path pidFile = project.resolve("sleep.pid");
         McpClients.await(
                 "the run to start its sleep", TIMEOUT, () -> readPid(pidFile).isPresent());
@@ -243,11 +231,7 @@ class TasksExtensionTest {
 
     @Test
     void aServerThatStopsEndsItsRunningTasksAsFailedAndStopsTheirRuns() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "slow"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("slow");
         Path pidFile = project.resolve("sleep.pid");
         McpClients.await(
                 "the run to start its sleep", TIMEOUT, () -> readPid(pidFile).isPresent());
@@ -302,11 +286,7 @@ class TasksExtensionTest {
 
     @Test
     void updateOfATaskThatAskedForNothingIsRefused() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "hello"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("hello");
         declaring.awaitEnd(taskId, TIMEOUT);
         JsonNode refused = declaring.tasks("tasks/update", taskId);
         assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32602);
@@ -317,13 +297,8 @@ class TasksExtensionTest {
 
     @Test
     void anMcpNameHeaderThatNamesAnotherTaskIsRefused() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "hello"))
-                .path("result")
-                .path("taskId")
-                .asText();
-        ObjectNode params = TasksWire.JSON.createObjectNode().put("taskId", taskId);
-        HttpResponse<String> mismatched = declaring.send(declaring.request("tasks/get", params), "other-task");
+        String taskId = declaring.startRun("hello");
+        HttpResponse<String> mismatched = declaring.send(declaring.taskRequest("tasks/get", taskId), "other-task");
         assertThat(mismatched.statusCode()).isEqualTo(400);
         assertThat(TasksWire.response(mismatched).path("error").path("code").asInt())
                 .isEqualTo(-32020);
