@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.IOException;
@@ -330,7 +331,15 @@ class TasksExtensionTest {
         assertThat(read.path("error").path("code").asInt()).isEqualTo(-32603);
         assertThat(read.path("error").path("message").asText())
                 .startsWith("The server that ran this task stopped before it finished");
-        assertThat(store.findTask(id).orElseThrow().status()).isEqualTo(TaskStatus.FAILED);
+        // Failed by a reclaim, on the store's clock, whose comment says when the lease ran out.
+        assertThat(read.path("error").path("data").path("reaper").asText())
+                .contains("expired at")
+                .contains("dead letter");
+        Task record = store.findTask(id).orElseThrow();
+        assertThat(record.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(record.comments())
+                .anySatisfy(comment -> assertThat(comment.author()).isEqualTo(Leases.REAPER))
+                .noneMatch(comment -> comment.author().equals(StoredToolTasks.ERROR_AUTHOR));
     }
 
     @Test
