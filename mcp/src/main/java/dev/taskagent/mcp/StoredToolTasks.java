@@ -2,21 +2,23 @@ package dev.taskagent.mcp;
 
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskCompleteException;
 import dev.taskagent.task.TaskNotFoundException;
+import dev.taskagent.task.TaskRefusedException;
 import dev.taskagent.task.TaskStatus;
 import dev.taskagent.tool.ToolExecutionException;
 import dev.taskagent.tool.ToolResult;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +49,8 @@ import org.slf4j.LoggerFactory;
  *       arguments as JSON, its metadata {@code {"tool": name}}; the MCP task id is the task's id, in
  *       decimal;
  *   <li>created and claimed in one transaction by an agent of its own ({@code mcp-task-<uuid>}), with a
- *       lease of {@link #LEASE} that the running server renews every {@link #HEARTBEAT}, and at most one
- *       attempt: a task is never run twice;
+ *       lease of {@link #LEASE} that the running server renews every {@link #HEARTBEAT} (the leases of all
+ *       its tasks in one transaction), and at most one attempt: a task is never run twice;
  *   <li>ended in one transaction with its result: a comment by {@value #RESULT_AUTHOR} holding the MCP
  *       {@code CallToolResult} as JSON, and the status success (or failed when the tool answered {@code
  *       isError}; MCP calls both {@code completed}); or a comment by {@value #ERROR_AUTHOR} holding a
@@ -60,10 +62,13 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p><b>A server that died.</b> A task whose server was killed stays running in the store until its
- * lease runs out. The next read of the task after that (by any server on the store) ends it as failed,
- * with an error that says the server stopped and the outcome is unknown: it is never reported as working
- * for ever, and never run again (a Taskfile command may not be safe to repeat). A server that is closed
- * normally interrupts its calls and ends their tasks the same way at once.
+ * lease runs out, on the store's clock (a database's, for a JDBC store; never this JVM's, which may be
+ * ahead of it). Then a reclaim ({@link TaskQueue#reclaimExpired()}, which a {@link
+ * dev.taskagent.queue.LeaseReaper} runs, and which a read of a task that no call of this process holds runs
+ * too, at most once per {@link #HEARTBEAT}) fails it, its single attempt spent, with the reaper's comment;
+ * the task then reads as failed, with an error that says the server stopped and the outcome is unknown: it
+ * is never reported as working for ever, and never run again (a Taskfile command may not be safe to
+ * repeat). A server that is closed normally interrupts its calls and ends their tasks as failed at once.
  *
  * <p>Thread-safe.
  */
@@ -106,10 +111,13 @@ final class StoredToolTasks implements AutoCloseable {
 
     private final TaskStore store;
     private final TaskQueue queue;
+    private final TaskQueue reclaimer;
     private final McpTools tools;
     private final McpJsonMapper jsonMapper;
-    private final Clock clock;
     private final Map<Long, Running> running = new ConcurrentHashMap<>();
+    /** When the last reclaim of a read began, in {@link System#nanoTime()}; pacing only, never a lease's time. */
+    private final AtomicLong lastReclaim = new AtomicLong(System.nanoTime() - HEARTBEAT.toNanos());
+
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong threadNumbers = new AtomicLong();
     private final ExecutorService workers;
@@ -174,12 +182,21 @@ final class StoredToolTasks implements AutoCloseable {
         }
     }
 
-    StoredToolTasks(TaskStore store, McpTools tools, McpJsonMapper jsonMapper, Clock clock) {
-        this.store = store;
+    /**
+     * Keeps the MCP tasks in a queue's store.
+     *
+     * @param reclaimer the server's queue: its store keeps the tasks, and a read of a task that no call of
+     *     this process holds reclaims the store's expired claims through it (its attempt limit, backoff and
+     *     listeners), as the server's lease reaper would
+     * @param tools the tools the tasks call
+     * @param jsonMapper the JSON of results and errors
+     */
+    StoredToolTasks(TaskQueue reclaimer, McpTools tools, McpJsonMapper jsonMapper) {
+        this.store = reclaimer.store();
         this.queue = TaskQueue.builder(store).sessionId(SESSION_ID).build();
+        this.reclaimer = reclaimer;
         this.tools = tools;
         this.jsonMapper = jsonMapper;
-        this.clock = clock;
         this.workers = Executors.newCachedThreadPool(runnable -> daemon(runnable, "taskagent-mcp-task-"));
         this.heartbeats =
                 Executors.newSingleThreadScheduledExecutor(runnable -> daemon(runnable, "taskagent-mcp-task-lease-"));
@@ -286,22 +303,45 @@ final class StoredToolTasks implements AutoCloseable {
                 + " Run it again if it is still needed.";
     }
 
-    /** Renews the lease of every running call; interrupts a call whose claim the store refuses. */
+    /**
+     * Renews the lease of every running call, all of them in one transaction (each call has an agent of its
+     * own, so each renewal is fenced by its own agent and attempt); a claim the store refuses does not keep
+     * the others from being renewed, and its call is interrupted once the transaction has committed.
+     */
     private void renewLeases() {
-        running.forEach((taskId, call) -> {
+        List<Map.Entry<Long, Running>> held = new ArrayList<>(running.entrySet());
+        for (int from = 0; from < held.size(); from += Leases.MAX_CLAIM_BATCH) {
+            List<Map.Entry<Long, Running>> batch =
+                    held.subList(from, Math.min(held.size(), from + Leases.MAX_CLAIM_BATCH));
+            List<Map.Entry<Long, Running>> lost;
             try {
-                store.inTransaction(transaction -> transaction.heartbeat(taskId, call.agent, call.attempt, LEASE));
-            } catch (ClaimLostException | TaskNotFoundException e) {
-                LOG.info("MCP task #{} was cancelled or lost its claim; stopping its call", taskId);
-                call.stop();
+                lost = store.inTransaction(transaction -> {
+                    List<Map.Entry<Long, Running>> refused = new ArrayList<>();
+                    for (Map.Entry<Long, Running> entry : batch) {
+                        Running call = entry.getValue();
+                        try {
+                            transaction.heartbeat(entry.getKey(), call.agent, call.attempt, LEASE);
+                        } catch (TaskRefusedException e) {
+                            refused.add(entry);
+                        }
+                    }
+                    return refused;
+                });
             } catch (RuntimeException e) {
-                LOG.warn("Could not renew the lease of MCP task #{}: {}", taskId, e.getMessage());
+                LOG.warn("Could not renew the leases of {} MCP tasks: {}", batch.size(), e.getMessage());
+                continue;
             }
-        });
+            for (Map.Entry<Long, Running> entry : lost) {
+                LOG.info("MCP task #{} was cancelled or lost its claim; stopping its call", entry.getKey());
+                entry.getValue().stop();
+            }
+        }
     }
 
     /**
-     * Reads a task as {@code tasks/get} reports it; a task whose server died is ended as failed first.
+     * Reads a task as {@code tasks/get} reports it. A running task that no call of this process holds is
+     * read after a reclaim of the store's expired claims, so that a task whose server died reads as the
+     * failed task the reclaim makes of it once its lease ran out on the store's clock.
      *
      * @param taskId the MCP task id
      * @return the task, or empty when there is no MCP task of that id
@@ -312,10 +352,29 @@ final class StoredToolTasks implements AutoCloseable {
             return Optional.empty();
         }
         Task task = found.get();
-        if (isOrphan(task)) {
-            task = endOrphan(task);
+        if (task.status() == TaskStatus.RUNNING && !running.containsKey(task.id()) && reclaim()) {
+            task = store.findTask(task.id()).orElse(task);
         }
         return Optional.of(view(task));
+    }
+
+    /**
+     * Takes back the store's expired claims, unless a read did so less than a {@link #HEARTBEAT} ago.
+     *
+     * @return true when something was taken back
+     */
+    private boolean reclaim() {
+        long last = lastReclaim.get();
+        long now = System.nanoTime();
+        if (now - last < HEARTBEAT.toNanos() || !lastReclaim.compareAndSet(last, now)) {
+            return false;
+        }
+        try {
+            return !reclaimer.reclaimExpired().isEmpty();
+        } catch (RuntimeException e) {
+            LOG.warn("Could not take back the expired claims of the store: {}", e.getMessage());
+            return false;
+        }
     }
 
     private Optional<Task> read(String taskId) {
@@ -331,28 +390,6 @@ final class StoredToolTasks implements AutoCloseable {
         return store.findTask(id)
                 .filter(task ->
                         task.sessionId().equals(SESSION_ID) && task.tags().contains(TAG));
-    }
-
-    private boolean isOrphan(Task task) {
-        return task.status() == TaskStatus.RUNNING
-                && !running.containsKey(task.id())
-                && task.leaseExpiresAt() != null
-                && task.leaseExpiresAt().isBefore(clock.instant());
-    }
-
-    /** Ends a task whose server stopped renewing its lease, as failed, in its holder's name. */
-    private Task endOrphan(Task task) {
-        String message = "The server that ran this task stopped before it finished (its lease ran out at "
-                + task.leaseExpiresAt() + "); the outcome is unknown. Run it again if it is still needed.";
-        try {
-            return store.inTransaction(transaction -> {
-                transaction.addComment(task.id(), ERROR_AUTHOR, errorJson(message));
-                return transaction.complete(task.id(), task.assignee(), task.attempt(), TaskStatus.FAILED);
-            });
-        } catch (ClaimLostException e) {
-            // Another server ended it first (or its holder came back and finished): read what it wrote.
-            return store.findTask(task.id()).orElse(task);
-        }
     }
 
     private View view(Task task) {
@@ -374,9 +411,16 @@ final class StoredToolTasks implements AutoCloseable {
         }
         Map<String, Object> error = lastComment(task, ERROR_AUTHOR)
                 .map(comment -> map(comment.text()))
-                // Failed with neither: a lease reaper failed it when its server's lease ran out.
-                .orElseGet(() -> errorMap(REAPED));
+                // Failed with neither: a reclaim failed it when its server's lease ran out.
+                .orElseGet(() -> reaped(task));
         return new View(task, "failed", String.valueOf(error.get("message")), null, error);
+    }
+
+    /** The error of a task that a reclaim failed, with the reaper's comment (when the lease ran out) as its data. */
+    private static Map<String, Object> reaped(Task task) {
+        Map<String, Object> error = errorMap(REAPED);
+        lastComment(task, Leases.REAPER).ifPresent(comment -> error.put("data", Map.of("reaper", comment.text())));
+        return error;
     }
 
     private static Optional<Comment> lastComment(Task task, String author) {

@@ -318,7 +318,7 @@ public final class TaskMcpServer implements AutoCloseable {
 
     /** The 2026-07-28 server, with the Tasks extension over the store. */
     private io.modelcontextprotocol.modern.server.McpServer statelessServer() {
-        StoredToolTasks created = new StoredToolTasks(queue.store(), tools, jsonMapper, config.clock());
+        StoredToolTasks created = new StoredToolTasks(queue, tools, jsonMapper);
         storedTasks = created;
         return StatelessMcp.build(toolbox, tools, jsonMapper, version(), created, taskTools);
     }

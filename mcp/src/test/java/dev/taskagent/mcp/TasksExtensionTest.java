@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.IOException;
@@ -124,11 +125,7 @@ class TasksExtensionTest {
 
     @Test
     void aRunThatFailsCompletesWithAnErrorResultNotAsAFailedTask() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "broken"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("broken");
 
         JsonNode ended = declaring.awaitEnd(taskId, TIMEOUT);
         assertThat(ended.path("status").asText()).isEqualTo("completed");
@@ -176,11 +173,7 @@ class TasksExtensionTest {
 
     @Test
     void tasksMethodsNeedTheExtensionDeclared() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "hello"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("hello");
         for (String method : List.of("tasks/get", "tasks/cancel", "tasks/update")) {
             JsonNode refused = plain.tasks(method, taskId);
             assertThat(refused.path("error").path("code").asInt())
@@ -199,11 +192,7 @@ class TasksExtensionTest {
 
     @Test
     void cancelKillsTheRunsProcessesAndTheTaskReadsCancelledEverywhere() throws IOException {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "slow"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("slow");
         Path pidFile = project.resolve("sleep.pid");
         McpClients.await(
                 "the run to start its sleep", TIMEOUT, () -> readPid(pidFile).isPresent());
@@ -243,11 +232,7 @@ class TasksExtensionTest {
 
     @Test
     void aServerThatStopsEndsItsRunningTasksAsFailedAndStopsTheirRuns() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "slow"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("slow");
         Path pidFile = project.resolve("sleep.pid");
         McpClients.await(
                 "the run to start its sleep", TIMEOUT, () -> readPid(pidFile).isPresent());
@@ -302,11 +287,7 @@ class TasksExtensionTest {
 
     @Test
     void updateOfATaskThatAskedForNothingIsRefused() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "hello"))
-                .path("result")
-                .path("taskId")
-                .asText();
+        String taskId = declaring.startRun("hello");
         declaring.awaitEnd(taskId, TIMEOUT);
         JsonNode refused = declaring.tasks("tasks/update", taskId);
         assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32602);
@@ -317,13 +298,8 @@ class TasksExtensionTest {
 
     @Test
     void anMcpNameHeaderThatNamesAnotherTaskIsRefused() {
-        String taskId = declaring
-                .callTool("run_user_task", Map.of("task_name", "hello"))
-                .path("result")
-                .path("taskId")
-                .asText();
-        ObjectNode params = TasksWire.JSON.createObjectNode().put("taskId", taskId);
-        HttpResponse<String> mismatched = declaring.send(declaring.request("tasks/get", params), "other-task");
+        String taskId = declaring.startRun("hello");
+        HttpResponse<String> mismatched = declaring.send(declaring.taskRequest("tasks/get", taskId), "other-task");
         assertThat(mismatched.statusCode()).isEqualTo(400);
         assertThat(TasksWire.response(mismatched).path("error").path("code").asInt())
                 .isEqualTo(-32020);
@@ -355,7 +331,15 @@ class TasksExtensionTest {
         assertThat(read.path("error").path("code").asInt()).isEqualTo(-32603);
         assertThat(read.path("error").path("message").asText())
                 .startsWith("The server that ran this task stopped before it finished");
-        assertThat(store.findTask(id).orElseThrow().status()).isEqualTo(TaskStatus.FAILED);
+        // Failed by a reclaim, on the store's clock, whose comment says when the lease ran out.
+        assertThat(read.path("error").path("data").path("reaper").asText())
+                .contains("expired at")
+                .contains("dead letter");
+        Task record = store.findTask(id).orElseThrow();
+        assertThat(record.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(record.comments())
+                .anySatisfy(comment -> assertThat(comment.author()).isEqualTo(Leases.REAPER))
+                .noneMatch(comment -> comment.author().equals(StoredToolTasks.ERROR_AUTHOR));
     }
 
     @Test

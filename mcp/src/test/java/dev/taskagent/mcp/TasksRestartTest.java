@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
@@ -41,21 +40,19 @@ class TasksRestartTest {
 
     @Test
     void onPostgresqlATaskOutlivesItsKilledServerAndAnotherServerCancelsARunOfAThird() throws Exception {
-        Assumptions.assumeTrue(PostgresSchema.configured(), PostgresSchema.VARIABLE + " is not set");
-        Set<Long> before = ChildProcesses.descendants();
-        writeTaskfile();
-        try (PostgresSchema schema = PostgresSchema.create()) {
-            roundTrip(schema.url());
-        }
-        ChildProcesses.assertNoneLeftBesides(before);
+        onServer(TestDatabase.POSTGRES);
     }
 
     @Test
     void onMariadbATaskOutlivesItsKilledServerAndAnotherServerCancelsARunOfAThird() throws Exception {
-        Assumptions.assumeTrue(MariaDbDatabase.configured(), MariaDbDatabase.VARIABLE + " is not set");
+        onServer(TestDatabase.MARIADB);
+    }
+
+    private void onServer(TestDatabase server) throws Exception {
+        Assumptions.assumeTrue(server.configured(), server.variable() + " is not set");
         Set<Long> before = ChildProcesses.descendants();
         writeTaskfile();
-        try (MariaDbDatabase database = MariaDbDatabase.create()) {
+        try (TestDatabase.Own database = server.create()) {
             roundTrip(database.url());
         }
         ChildProcesses.assertNoneLeftBesides(before);
@@ -94,9 +91,9 @@ class TasksRestartTest {
             TasksWire firstClient = new TasksWire(first.awaitEndpoint(), true);
             TasksWire secondClient = new TasksWire(second.awaitEndpoint(), true);
 
-            String done = taskId(firstClient.callTool("run_user_task", Map.of("task_name", "hello")));
+            String done = firstClient.startRun("hello");
             firstClient.awaitEnd(done, TIMEOUT);
-            String orphan = taskId(firstClient.callTool("run_user_task", Map.of("task_name", "slow-a")));
+            String orphan = firstClient.startRun("slow-a");
             long orphanSleep = awaitPid(project.resolve("a.pid"));
             // The other server sees the task the first one runs.
             assertThat(status(secondClient.tasks("tasks/get", orphan))).isEqualTo("working");
@@ -128,7 +125,7 @@ class TasksRestartTest {
                 assertThat(status(restartedClient.tasks("tasks/get", orphan))).isEqualTo("failed");
 
                 // A cancel sent to one server stops the run on the server that runs it.
-                String running = taskId(secondClient.callTool("run_user_task", Map.of("task_name", "slow-b")));
+                String running = secondClient.startRun("slow-b");
                 long sleep = awaitPid(project.resolve("b.pid"));
                 restartedClient.tasks("tasks/cancel", running);
                 McpClients.await("the run on the other server to be killed", TIMEOUT, () -> ProcessHandle.of(sleep)
@@ -137,13 +134,6 @@ class TasksRestartTest {
                 assertThat(status(secondClient.tasks("tasks/get", running))).isEqualTo("cancelled");
             }
         }
-    }
-
-    private static String taskId(JsonNode created) {
-        assertThat(created.path("result").path("resultType").asText())
-                .as(created.toString())
-                .isEqualTo("task");
-        return created.path("result").path("taskId").asText();
     }
 
     private static String status(JsonNode response) {

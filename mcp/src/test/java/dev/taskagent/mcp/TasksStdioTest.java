@@ -3,7 +3,6 @@ package dev.taskagent.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,7 +13,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,48 +66,39 @@ class TasksStdioTest {
         ChildProcesses.assertNoneLeftBesides(before);
     }
 
-    private JsonNode exchange(ObjectNode request) throws Exception {
-        toServer.write((TasksWire.JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8));
-        toServer.flush();
-        String line = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return fromServer.readLine();
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
-                    }
-                })
-                .get(20, TimeUnit.SECONDS);
-        assertThat(line).as("a line from the server").isNotNull();
-        return TasksWire.JSON.readTree(line);
+    private JsonNode exchange(JsonNode request) {
+        try {
+            toServer.write((TasksWire.JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8));
+            toServer.flush();
+            String line = CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return fromServer.readLine();
+                        } catch (IOException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    })
+                    .get(20, TimeUnit.SECONDS);
+            assertThat(line).as("a line from the server").isNotNull();
+            return TasksWire.JSON.readTree(line);
+        } catch (IOException | ExecutionException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
-    void aDeclaringClientGetsATaskAndItsResultOverStdio() throws Exception {
-        TasksWire wire = new TasksWire(null, true);
-        ObjectNode call = TasksWire.JSON.createObjectNode().put("name", "run_user_task");
-        call.putObject("arguments").put("task_name", "hello");
+    void aDeclaringClientGetsATaskAndItsResultOverStdio() {
+        TasksWire wire = new TasksWire(true, this::exchange);
+        String taskId = wire.startRun("hello");
 
-        JsonNode created = exchange(wire.request("tools/call", call)).path("result");
-        assertThat(created.path("resultType").asText()).as(created.toString()).isEqualTo("task");
-        String taskId = created.path("taskId").asText();
-
-        JsonNode[] last = new JsonNode[1];
-        McpClients.await("the task to complete", Duration.ofSeconds(30), () -> {
-            try {
-                last[0] = exchange(wire.request(
-                                "tasks/get", TasksWire.JSON.createObjectNode().put("taskId", taskId)))
-                        .path("result");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-            return !last[0].path("status").asText().equals("working");
-        });
-        assertThat(last[0].path("status").asText()).as(last[0].toString()).isEqualTo("completed");
-        assertThat(last[0].path("result").path("content").get(0).path("text").asText())
+        JsonNode ended = wire.awaitEnd(taskId, Duration.ofSeconds(30));
+        assertThat(ended.path("status").asText()).as(ended.toString()).isEqualTo("completed");
+        assertThat(ended.path("result").path("content").get(0).path("text").asText())
                 .contains("hello over stdio");
 
-        JsonNode unknown = exchange(
-                wire.request("tasks/get", TasksWire.JSON.createObjectNode().put("taskId", "nope")));
+        JsonNode unknown = wire.tasks("tasks/get", "nope");
         assertThat(unknown.path("error").path("code").asInt()).isEqualTo(-32602);
     }
 }

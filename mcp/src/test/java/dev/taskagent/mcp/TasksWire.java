@@ -12,22 +12,40 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
- * A 2026-07-28 client of the Tasks extension written by hand, over HTTP, as the extension's wire shapes
- * are: the SDK's clients do not speak the extension. Each request names the revision in its {@code _meta}
- * and headers, and declares the extension or not.
+ * A 2026-07-28 client of the Tasks extension written by hand, as the extension's wire shapes are: the SDK's
+ * clients do not speak the extension. Each request names the revision in its {@code _meta} (and, over HTTP,
+ * its headers), and declares the extension or not.
  */
 final class TasksWire {
     static final ObjectMapper JSON = new ObjectMapper();
 
     private final URI endpoint;
     private final boolean declaresTasks;
+    private final UnaryOperator<JsonNode> exchange;
     private final AtomicInteger ids = new AtomicInteger();
 
+    /** A client over HTTP; each request's {@code Mcp-Name} header names its tool or task. */
     TasksWire(URI endpoint, boolean declaresTasks) {
         this.endpoint = endpoint;
         this.declaresTasks = declaresTasks;
+        this.exchange = request -> response(send((ObjectNode) request, mcpName(request)));
+    }
+
+    /** A client over another transport: {@code exchange} sends a request and answers with its response. */
+    TasksWire(boolean declaresTasks, UnaryOperator<JsonNode> exchange) {
+        this.endpoint = null;
+        this.declaresTasks = declaresTasks;
+        this.exchange = exchange;
+    }
+
+    private static String mcpName(JsonNode request) {
+        JsonNode params = request.path("params");
+        return params.has("taskId")
+                ? params.path("taskId").asText()
+                : params.path("name").asText(null);
     }
 
     /** The body of a request. */
@@ -84,20 +102,44 @@ final class TasksWire {
         }
     }
 
-    /** Calls a tool; returns the whole JSON-RPC response. */
-    JsonNode callTool(String tool, Map<String, Object> arguments) {
+    /** The body of a {@code tools/call}. */
+    ObjectNode toolCall(String tool, Map<String, Object> arguments) {
         ObjectNode params = JSON.createObjectNode().put("name", tool);
         params.set("arguments", JSON.valueToTree(arguments));
-        return response(send(request("tools/call", params), tool));
+        return request("tools/call", params);
     }
 
-    /** Sends {@code tasks/get}, {@code tasks/cancel} or {@code tasks/update} of a task; the whole response. */
-    JsonNode tasks(String method, String taskId) {
+    /** The body of a {@code tasks/get}, {@code tasks/cancel} or {@code tasks/update} of a task. */
+    ObjectNode taskRequest(String method, String taskId) {
         ObjectNode params = JSON.createObjectNode().put("taskId", taskId);
         if (method.equals("tasks/update")) {
             params.putObject("inputResponses");
         }
-        return response(send(request(method, params), taskId));
+        return request(method, params);
+    }
+
+    /** Calls a tool; returns the whole JSON-RPC response. */
+    JsonNode callTool(String tool, Map<String, Object> arguments) {
+        return exchange.apply(toolCall(tool, arguments));
+    }
+
+    /** Sends {@code tasks/get}, {@code tasks/cancel} or {@code tasks/update} of a task; the whole response. */
+    JsonNode tasks(String method, String taskId) {
+        return exchange.apply(taskRequest(method, taskId));
+    }
+
+    /**
+     * Runs a Taskfile task with {@code run_user_task}, answered with an MCP task.
+     *
+     * @return the MCP task id
+     * @throws AssertionError if the call was not answered with a task
+     */
+    String startRun(String taskName) {
+        JsonNode created = callTool("run_user_task", Map.of("task_name", taskName));
+        if (!created.path("result").path("resultType").asText().equals("task")) {
+            throw new AssertionError("run_user_task of " + taskName + " was not answered with a task: " + created);
+        }
+        return created.path("result").path("taskId").asText();
     }
 
     /** Polls {@code tasks/get} until the task has ended; returns its last result. */

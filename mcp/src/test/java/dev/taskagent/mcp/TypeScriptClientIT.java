@@ -26,14 +26,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The store is checked afterwards. Runs when {@code TASKAGENT_TEST_POSTGRES_URL} is set (CI sets it).
  */
 class TypeScriptClientIT {
-    private PostgresSchema schema;
+    private TestDatabase.Own schema;
     private Set<Long> before;
 
     @BeforeEach
     void createSchema() throws Exception {
-        assumeTrue(PostgresSchema.configured(), PostgresSchema.VARIABLE + " is not set");
+        assumeTrue(TestDatabase.POSTGRES.configured(), TestDatabase.POSTGRES.variable() + " is not set");
         NodeHarness.install();
-        schema = PostgresSchema.create();
+        schema = TestDatabase.POSTGRES.create();
         before = ChildProcesses.descendants();
     }
 
