@@ -89,6 +89,9 @@ public final class TaskWorker implements AutoCloseable {
 
     private static final int MAX_CONCURRENCY = 1_024;
 
+    /** How long the writer waits for more successes when the first arrives while other handlers run. */
+    private static final long LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+
     /** The feed's kinds after which a task may be claimable: an idle worker claims again. */
     private static final Set<String> WAKING_KINDS =
             Set.of("created", "released", "moved", "lease_expired", FeedEncoding.UPDATED, FeedEncoding.UNBLOCKED);
@@ -504,11 +507,12 @@ public final class TaskWorker implements AutoCloseable {
     private void writeLoop() {
         while (true) {
             List<Claim> batch = new ArrayList<>();
-            for (Claim claim = succeeded.poll(); claim != null; claim = succeeded.poll()) {
-                batch.add(claim);
-                if (batch.size() == Leases.MAX_CLAIM_BATCH) {
-                    break;
-                }
+            drainSucceeded(batch);
+            if (!batch.isEmpty() && batch.size() < concurrency && handlers.getActiveCount() > 0) {
+                // The first success of a batch of short handlers arrives alone, its siblings microseconds
+                // later: wait a moment for them rather than pay a transaction for one task.
+                LockSupport.parkNanos(LINGER_NANOS);
+                drainSucceeded(batch);
             }
             if (!batch.isEmpty()) {
                 writeSuccesses(batch);
@@ -518,6 +522,17 @@ public final class TaskWorker implements AutoCloseable {
                 // Every success queued and close() unpark this thread; a permit given before the park ends it at once.
                 LockSupport.park(this);
             }
+        }
+    }
+
+    /** Moves queued successes into the batch, up to a full one. */
+    private void drainSucceeded(List<Claim> batch) {
+        while (batch.size() < Leases.MAX_CLAIM_BATCH) {
+            Claim claim = succeeded.poll();
+            if (claim == null) {
+                return;
+            }
+            batch.add(claim);
         }
     }
 

@@ -1163,7 +1163,7 @@ final class JdbcTransaction implements TaskTransaction {
     /**
      * Ends the batch in a fixed number of statements whatever its size (up to {@value #IN_LIST_SIZE} tasks a
      * statement): a locking read of the claims still held, one of the unfinished subtasks of a success, one
-     * UPDATE, one read of the blockers among them, and one read of the tasks.
+     * UPDATE, one read of the blockers among them, and one read of the tasks (on PostgreSQL, the UPDATE's).
      */
     @Override
     public Map<Long, Task> completeHeld(String agent, Map<Long, Integer> attempts, TaskStatus outcome) {
@@ -1214,14 +1214,35 @@ final class JdbcTransaction implements TaskTransaction {
                 return Map.of();
             }
             Object now = JdbcSupport.toDatabase(now());
+            List<Task> ended = new ArrayList<>(held.size());
+            boolean returning = dialect.id() == JdbcDialect.POSTGRESQL;
             forChunks(held, chunk -> {
-                try (PreparedStatement statement = connection.prepareStatement("UPDATE taskagent_tasks SET status ="
-                        + " ?, lease_expires_at = NULL, " + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id IN ("
-                        + Graph.parameters(chunk.size()) + ")")) {
+                String update = "UPDATE taskagent_tasks SET status = ?, lease_expires_at = NULL, "
+                        + Dialect.BUMP_VERSION + ", updated_at = ? WHERE id IN (" + Graph.parameters(chunk.size())
+                        + ")";
+                try (PreparedStatement statement = connection.prepareStatement(
+                        returning ? TaskReader.claimingReadOfMany(update + " RETURNING *", null) : update)) {
                     statement.setString(1, outcome.wireName());
                     statement.setObject(2, now);
                     bind(statement, 3, chunk);
-                    statement.executeUpdate();
+                    if (!returning) {
+                        statement.executeUpdate();
+                        return;
+                    }
+                    // PostgreSQL reads the tasks as the UPDATE left them, in the same statement. The rows are
+                    // locked since the first statement, so the read's snapshot holds their last version.
+                    List<Long> damaged = new ArrayList<>();
+                    try (ResultSet rows = statement.executeQuery()) {
+                        for (TaskReader.ClaimedRead read : TaskReader.readClaimedMany(rows, damaged)) {
+                            ended.add(
+                                    read.task() != null
+                                            ? read.task()
+                                            : TaskReader.readLocked(connection, dialect, read.taskId()));
+                        }
+                    }
+                    for (long taskId : damaged) {
+                        TaskReader.readLocked(connection, dialect, taskId); // throws, naming the task
+                    }
                 }
             });
             if (outcome == TaskStatus.SUCCESS) {
@@ -1239,8 +1260,11 @@ final class JdbcTransaction implements TaskTransaction {
                     countBlocker(blocker, -1);
                 }
             }
+            if (!returning) {
+                ended.addAll(TaskReader.readIds(connection, dialect, held));
+            }
             Map<Long, Task> read = new HashMap<>();
-            for (Task task : TaskReader.readIds(connection, dialect, held)) {
+            for (Task task : ended) {
                 read.put(task.id(), wrote(task));
             }
             Map<Long, Task> completed = new LinkedHashMap<>();

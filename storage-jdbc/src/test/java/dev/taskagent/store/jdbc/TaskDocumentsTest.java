@@ -3,6 +3,7 @@ package dev.taskagent.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.taskagent.queue.Completion;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.TaskStoreException;
@@ -212,6 +213,38 @@ class TaskDocumentsTest {
             assertThat(queue.reclaimExpired())
                     .as("the damaged task is skipped again, not retried forever")
                     .isEmpty();
+        }
+    }
+
+    /**
+     * A batch of completions that meets a damaged task writes nothing and names it: the healthy claims stay
+     * held (their worker's lease brings them back), and the damaged document stays as it was.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aBatchCompletionThatMeetsADamagedTaskWritesNothingAndNamesIt(TestDatabase database) throws SQLException {
+        DataSource dataSource = database.newDataSource();
+        try (JdbcTaskStore store = JdbcTaskStore.builder(dataSource).build()) {
+            TaskQueue queue = TaskQueue.builder(store).build();
+            queue.create(queue.newTask("Damaged").assignee("alice").priority(9).build());
+            queue.create(queue.newTask("Healthy").assignee("alice").build());
+            List<Task> claimed = queue.claimUpTo("alice", 2);
+            assertThat(claimed).hasSize(2);
+            long damaged = claimed.get(0).id();
+            long healthy = claimed.get(1).id();
+            setColumn(dataSource, damaged, "progresses", "{\"not\": \"an array\"}");
+
+            assertThatThrownBy(() -> queue.completeAll(
+                            "alice",
+                            List.of(
+                                    Completion.success(healthy, claimed.get(1).attempt()),
+                                    Completion.success(damaged, claimed.get(0).attempt()))))
+                    .isInstanceOf(TaskStoreException.class)
+                    .hasMessageStartingWith("Task " + damaged + " cannot be read");
+
+            assertThat(store.findTask(healthy).orElseThrow().status()).isEqualTo(TaskStatus.RUNNING);
+            assertThat(column(dataSource, damaged, "status")).isEqualTo(TaskStatus.RUNNING.wireName());
+            assertThat(column(dataSource, damaged, "progresses")).isEqualTo("{\"not\": \"an array\"}");
         }
     }
 
