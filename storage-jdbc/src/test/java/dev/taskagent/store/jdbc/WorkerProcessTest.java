@@ -40,7 +40,11 @@ class WorkerProcessTest {
     /** What a worker holds at most: a task per thread, and as many claimed ahead. */
     private static final int HELD = 2 * CONCURRENCY;
 
+    /** The lease of the worker that is killed and of the one whose handler is cancelled by renewing it. */
     private static final Duration LEASE = Duration.ofMillis(1500);
+    /** The survivors' lease: long, so that no claim of theirs expires while a cold JVM is slow. */
+    private static final Duration SURVIVOR_LEASE = Duration.ofSeconds(20);
+
     private static final Duration BACKOFF = Duration.ofSeconds(2);
     /** Long enough that no lease renewal runs while a cancel test case waits for its handler's write. */
     private static final Duration LONG_LEASE = Duration.ofMinutes(5);
@@ -87,12 +91,47 @@ class WorkerProcessTest {
                     .as("tasks still held by the dead worker")
                     .isEqualTo(held.keySet());
 
-            ChildJvm first = start(
-                    processes, "survivor-1", "drain", shared.url(), agent, CONCURRENCY, LEASE, BACKOFF.toMillis());
-            ChildJvm second = start(
-                    processes, "survivor-2", "drain", shared.url(), agent, CONCURRENCY, LEASE, BACKOFF.toMillis());
+            // Both survivors start at once; meanwhile the held tasks are watched, to see the wait the reaper
+            // gave each when it put it back.
+            ChildJvm first = launch(
+                    processes,
+                    "survivor-1",
+                    "drain",
+                    shared.url(),
+                    agent,
+                    CONCURRENCY,
+                    SURVIVOR_LEASE,
+                    BACKOFF.toMillis());
+            ChildJvm second = launch(
+                    processes,
+                    "survivor-2",
+                    "drain",
+                    shared.url(),
+                    agent,
+                    CONCURRENCY,
+                    SURVIVOR_LEASE,
+                    BACKOFF.toMillis());
+            Map<Long, Instant> notBefore = new HashMap<>();
+            Set<Long> backAtOnce = new HashSet<>();
+            Instant end = Instant.now().plus(DEADLINE);
+            while ((first.isAlive() || second.isAlive()) && Instant.now().isBefore(end)) {
+                for (Task task : store.inTransaction(tx -> tx.listQueue(agent))) {
+                    if (held.containsKey(task.id()) && task.status() == TaskStatus.PENDING) {
+                        if (task.notBefore() == null) {
+                            backAtOnce.add(task.id());
+                        } else {
+                            notBefore.putIfAbsent(task.id(), task.notBefore());
+                        }
+                    }
+                }
+                Thread.sleep(20);
+            }
             first.awaitExit(DEADLINE);
             second.awaitExit(DEADLINE);
+            assertThat(backAtOnce).as("tasks put back without a backoff").isEmpty();
+            assertThat(notBefore.keySet())
+                    .as("tasks seen waiting for their backoff after the reaper put them back")
+                    .isEqualTo(held.keySet());
 
             List<Handled> handled = new ArrayList<>();
             handled.addAll(handled(first));
@@ -134,13 +173,18 @@ class WorkerProcessTest {
                         .as("the reaper's comment on task %d", task.id())
                         .extracting(Comment::text)
                         .containsExactly(Leases.reclaimComment(1, 3, expired));
-                // The survivor's claim started its lease on the database's clock.
-                Instant claimed = survivor.leaseExpiresAt().minus(LEASE);
-                assertThat(claimed)
+                // On the database's clock: the lease as the dead worker left it, the wait the reaper set, and
+                // the start of the survivor's claim (its lease less its length).
+                Instant waitedFor = notBefore.get(task.id());
+                Instant claimed = survivor.leaseExpiresAt().minus(SURVIVOR_LEASE);
+                assertThat(waitedFor)
                         .as(
-                                "when task %d was claimed again; its lease expired at %s, the backoff is %s",
+                                "task %d's not-before time; its lease expired at %s, the backoff is %s",
                                 task.id(), expired, BACKOFF)
                         .isAfterOrEqualTo(expired.plus(BACKOFF));
+                assertThat(claimed)
+                        .as("when task %d was claimed again; it was put back to wait until %s", task.id(), waitedFor)
+                        .isAfterOrEqualTo(waitedFor);
             }
         } finally {
             processes.forEach(ChildJvm::close);
@@ -241,6 +285,21 @@ class WorkerProcessTest {
             Duration lease,
             Object... more)
             throws Exception {
+        ChildJvm process = launch(processes, name, mode, url, agent, concurrency, lease, more);
+        process.awaitLine("READY"::equals, DEADLINE);
+        return process;
+    }
+
+    private ChildJvm launch(
+            List<ChildJvm> processes,
+            String name,
+            String mode,
+            String url,
+            String agent,
+            int concurrency,
+            Duration lease,
+            Object... more)
+            throws Exception {
         List<String> arguments = new ArrayList<>(
                 List.of(mode, url, agent, String.valueOf(concurrency), String.valueOf(lease.toMillis())));
         for (Object argument : more) {
@@ -248,7 +307,6 @@ class WorkerProcessTest {
         }
         ChildJvm process = ChildJvm.start(name, folder, WorkerProcessMain.class, arguments.toArray(String[]::new));
         processes.add(process);
-        process.awaitLine("READY"::equals, DEADLINE);
         return process;
     }
 
