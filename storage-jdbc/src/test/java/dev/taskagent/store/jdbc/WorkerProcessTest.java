@@ -247,8 +247,13 @@ class WorkerProcessTest {
             assertThat(ending.lines())
                     .as("handlers that ended by themselves")
                     .noneMatch(line -> line.startsWith("INTERRUPTED "));
-            assertThat(fencedWrites(renewing, afterBlocking)).containsExactly("WROTE complete " + afterBlocking + " 1");
-            assertThat(fencedWrites(ending, afterEnding)).containsExactly("WROTE complete " + afterEnding + " 1");
+            // A renewal may still name a task whose success is being written, and be refused: not a write.
+            assertThat(fencedWrites(renewing, afterBlocking))
+                    .filteredOn(line -> line.startsWith("WROTE "))
+                    .containsExactly("WROTE complete " + afterBlocking + " 1");
+            assertThat(fencedWrites(ending, afterEnding))
+                    .filteredOn(line -> line.startsWith("WROTE "))
+                    .containsExactly("WROTE complete " + afterEnding + " 1");
             assertThat(renewing.lines()).contains("DONE 2");
             assertThat(ending.lines()).contains("DONE 3");
 
