@@ -81,7 +81,7 @@ public class McpBenchmark {
             queue = TaskQueue.builder(store).build();
             server = TaskMcpServer.builder(queue)
                     .toolsets(dev.taskagent.mcp.Toolset.WORKER)
-                    .http("127.0.0.1", 0)
+                    .bind("127.0.0.1", 0)
                     .build()
                     .start();
         }

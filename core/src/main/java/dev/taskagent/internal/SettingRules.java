@@ -11,7 +11,8 @@ import java.util.Optional;
  * and its lease reaper share, with their messages, in one place. The builders, the runnable jar's command
  * line and the Spring Boot properties each name a setting their own way ({@code token(...)}, {@code
  * --token}, {@code taskagent.mcp.token}), so each rule takes the names of the caller's front end and returns
- * the message in its words, or nothing when the value is fine.
+ * the message in its words, or nothing when the value is fine. The rules of the {@code Host} and {@code
+ * Origin} headers and of the allowed hosts and origins are {@link OriginRules}'.
  *
  * <p>Stateless and thread-safe.
  */
@@ -123,7 +124,7 @@ public final class SettingRules {
      * @param actionsEnabled whether the actions are on
      * @param hasToken whether a token is set
      * @param names the front end's names
-     * @param actionsOff how the front end leaves the actions off, e.g. {@code do not call enableActions()}
+     * @param actionsOff how the front end leaves the actions off, e.g. {@code call actionsEnabled(false)}
      * @return the problem, or empty
      */
     public static Optional<String> actionsProblem(

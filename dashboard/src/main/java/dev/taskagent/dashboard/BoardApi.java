@@ -560,7 +560,8 @@ final class BoardApi {
                     403,
                     null,
                     "Actions are off: this board is read-only. Its owner can turn them on"
-                            + " with TaskDashboard.builder(store).token(...).enableActions()");
+                            + " with TaskDashboard.builder(store).token(...).actionsEnabled(true), or"
+                            + " taskagent.dashboard.actions-enabled=true in Spring Boot");
         }
         JsonNode request = requestBody(body);
         long version = expectedVersion(headers, request);

@@ -2,7 +2,7 @@ package dev.taskagent.dashboard;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import dev.taskagent.internal.SettingRules;
+import dev.taskagent.internal.OriginRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +28,6 @@ import org.slf4j.LoggerFactory;
 final class BoardHttp implements HttpHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BoardHttp.class);
     private static final String BEARER = "Bearer ";
-    private static final List<String> LOOPBACK_HOSTS = List.of("localhost", "127.0.0.1", "[::1]");
 
     static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self';"
             + " img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
@@ -43,8 +41,7 @@ final class BoardHttp implements HttpHandler {
             "/board.css", new String[] {"board.css", "text/css; charset=utf-8"},
             "/favicon.svg", new String[] {"favicon.svg", "image/svg+xml"});
 
-    private final TaskDashboard.Settings settings;
-    private final boolean checkHost;
+    private final OriginRules originRules;
     private final byte[] tokenDigest;
     private final BoardApi api;
     private final EventStream events;
@@ -57,9 +54,8 @@ final class BoardHttp implements HttpHandler {
      *     own server keeps one; a servlet container has its own)
      */
     BoardHttp(TaskDashboard.Settings settings, EventStream events, Runnable requestRead) {
-        this.settings = settings;
-        this.checkHost = SettingRules.isLoopback(settings.host())
-                || !settings.allowedHosts().isEmpty();
+        this.originRules = OriginRules.of(
+                settings.host(), settings.allowedHosts(), settings.allowedOrigins(), OriginRules.Callers.OWN_PAGE);
         this.tokenDigest = settings.token() == null ? null : sha256(settings.token());
         this.api = new BoardApi(settings, events);
         this.events = events;
@@ -111,22 +107,22 @@ final class BoardHttp implements HttpHandler {
     }
 
     private void route(BoardExchange exchange) throws IOException {
-        if (checkHost && !hostAllowed(exchange.requestHeader("Host"))) {
+        if (!originRules.hostAllowed(exchange.requestHeader("Host"))) {
             throw new ApiException(
                     421,
                     "Host",
                     "The Host header names a host this board does not serve; open" + " it through "
-                            + String.join(", ", LOOPBACK_HOSTS)
-                            + " or a host given to allowedHosts(...) or publicOrigins(...)");
+                            + String.join(", ", OriginRules.LOOPBACK_HOSTS)
+                            + " or a host given to allowedHosts(...) or allowedOrigins(...)");
         }
         String origin = exchange.requestHeader("Origin");
-        if (origin != null && !Origins.isOwn(origin, exchange.requestHeader("Host"), settings.publicOrigins())) {
+        if (!originRules.originAllowed(origin, exchange.requestHeader("Host"))) {
             throw new ApiException(
                     403,
                     "Origin",
                     "Requests from another site's pages are refused (Origin " + QueryParameters.cut(origin)
                             + "); a board reached at another address, e.g. through a TLS-terminating proxy, is"
-                            + " given it with publicOrigins(...)");
+                            + " given it with allowedOrigins(...)");
         }
         String path = exchange.rawPath();
         String method = exchange.method();
@@ -211,29 +207,6 @@ final class BoardHttp implements HttpHandler {
             }
             return body;
         }
-    }
-
-    private boolean hostAllowed(String host) {
-        if (host == null) {
-            return false;
-        }
-        String name = host.strip().toLowerCase(Locale.ROOT);
-        String bare = name.startsWith("[") ? name.substring(0, name.indexOf(']') + 1) : name.replaceFirst(":\\d*$", "");
-        if (LOOPBACK_HOSTS.contains(bare) && SettingRules.isLoopback(settings.host())) {
-            return true;
-        }
-        if (Origins.namesPublicHost(name, settings.publicOrigins())) {
-            return true;
-        }
-        for (String allowed : settings.allowedHosts()) {
-            String pattern = allowed.toLowerCase(Locale.ROOT);
-            if (pattern.equals(name)
-                    || (pattern.endsWith(":*")
-                            && pattern.substring(0, pattern.length() - 2).equals(bare))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private boolean authorized(String authorization) {

@@ -3,6 +3,7 @@ package dev.taskagent.dashboard;
 import com.sun.net.httpserver.HttpServer;
 import dev.taskagent.AddressInUseException;
 import dev.taskagent.event.EventFeed;
+import dev.taskagent.internal.OriginRules;
 import dev.taskagent.internal.SettingRules;
 import dev.taskagent.store.TaskStore;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,9 +29,9 @@ import java.util.Objects;
  * <p>Security defaults: it listens on {@value #DEFAULT_HOST} unless told otherwise, and any other address
  * needs a {@linkplain Builder#token(String) token}, which every API request then carries as {@code
  * Authorization: Bearer <token>}. While it listens on loopback, requests whose {@code Host} header does not
- * name a loopback host are refused (421), which stops DNS rebinding. It is read-only unless {@linkplain
- * Builder#enableActions() actions} are enabled, which needs a token; each action is guarded by the task's
- * version. Every response carries a strict Content-Security-Policy, and the page builds its content as text,
+ * name a loopback host are refused (421), which stops DNS rebinding; the MCP server applies the same Host
+ * and Origin rules. It is read-only unless {@linkplain Builder#actionsEnabled(boolean) actions} are enabled,
+ * which needs a token; each action is guarded by the task's version. Every response carries a strict Content-Security-Policy, and the page builds its content as text,
  * never as HTML.
  *
  * <p>To serve the board from the application's own web server instead, under a path of its own, {@link
@@ -237,7 +237,7 @@ public final class TaskDashboard implements AutoCloseable {
             String token,
             boolean actionsEnabled,
             List<String> allowedHosts,
-            List<String> publicOrigins,
+            List<String> allowedOrigins,
             Duration heartbeat,
             Duration stallTimeout,
             int maxEventClients,
@@ -259,7 +259,7 @@ public final class TaskDashboard implements AutoCloseable {
         private String token;
         private boolean actionsEnabled;
         private final List<String> allowedHosts = new ArrayList<>();
-        private final List<String> publicOrigins = new ArrayList<>();
+        private final List<String> allowedOrigins = new ArrayList<>();
         private Duration heartbeat = DEFAULT_HEARTBEAT;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
         private int maxEventClients = DEFAULT_MAX_EVENT_CLIENTS;
@@ -312,15 +312,29 @@ public final class TaskDashboard implements AutoCloseable {
         }
 
         /**
-         * Enables the actions: requeue a failed task, archive a task, move a task to another agent. Off unless
-         * called; needs a {@linkplain #token(String) token}, which each action must carry in its {@code
-         * Authorization} header (never a cookie, so that another site's page cannot trigger one).
+         * Turns the actions on or off: requeue a failed task, archive a task, move a task to another agent. Off
+         * unless set; on needs a {@linkplain #token(String) token}, which each action must carry in its {@code
+         * Authorization} header (never a cookie, so that another site's page cannot trigger one). The Spring
+         * Boot property is {@code taskagent.dashboard.actions-enabled}.
          *
+         * @param value whether the actions are on
          * @return this builder
          */
-        public Builder enableActions() {
-            actionsEnabled = true;
+        public Builder actionsEnabled(boolean value) {
+            actionsEnabled = value;
             return this;
+        }
+
+        /**
+         * Turns the actions on.
+         *
+         * @return this builder
+         * @deprecated the builder, the servlet it builds and the Spring property name it {@link
+         *     #actionsEnabled(boolean)}; this calls {@code actionsEnabled(true)}
+         */
+        @Deprecated
+        public Builder enableActions() {
+            return actionsEnabled(true);
         }
 
         /**
@@ -330,34 +344,52 @@ public final class TaskDashboard implements AutoCloseable {
          * @param hosts host names with their port
          * @return this builder
          * @throws NullPointerException if a host is null
+         * @throws IllegalArgumentException if a host is not a host and an optional port (or {@code :*})
          */
         public Builder allowedHosts(String... hosts) {
-            Arrays.stream(hosts)
-                    .map(name -> Objects.requireNonNull(name, "host"))
-                    .map(String::strip)
-                    .forEach(allowedHosts::add);
+            for (String name : hosts) {
+                Objects.requireNonNull(name, "host");
+                OriginRules.allowedHostProblem(name, "allowedHosts(...)").ifPresent(Builder::refuse);
+                allowedHosts.add(name.strip());
+            }
             return this;
         }
 
         /**
          * Names the origins at which users reach the board when it is not its own address, e.g. {@code
-         * https://board.example.com} behind a TLS-terminating reverse proxy. A request whose {@code Origin}
-         * header is one of them is the board's own (besides {@code http://} and its {@code Host}), and their
-         * host names are accepted {@code Host} headers. Nothing a request says (no {@code X-Forwarded-Proto}
-         * or {@code Forwarded} header) widens this: only the origins named here.
+         * https://board.example.com} behind a TLS-terminating reverse proxy; {@code https://name:*} allows any
+         * port. A request whose {@code Origin} header is one of them is accepted (besides {@code http://} and
+         * its {@code Host}), and their host names are accepted {@code Host} headers. Nothing a request says (no
+         * {@code X-Forwarded-Proto} or {@code Forwarded} header) widens this: only the origins named here. The
+         * MCP server's builder takes the same origins by the same rules.
          *
-         * @param origins {@code https://name} or {@code http://name}, with a port where it is not the default,
-         *     without a path
+         * @param origins {@code https://name} or {@code http://name}, with a port where it is not the default
+         *     (or {@code :*}), without a path
          * @return this builder
          * @throws NullPointerException if an origin is null
          * @throws IllegalArgumentException if an origin is not a scheme, a host and an optional port
          */
-        public Builder publicOrigins(String... origins) {
-            Arrays.stream(origins)
-                    .map(origin -> Objects.requireNonNull(origin, "origin"))
-                    .map(Origins::requirePublicOrigin)
-                    .forEach(publicOrigins::add);
+        public Builder allowedOrigins(String... origins) {
+            for (String origin : origins) {
+                Objects.requireNonNull(origin, "origin");
+                OriginRules.allowedOriginProblem(origin, "allowedOrigins(...)").ifPresent(Builder::refuse);
+                allowedOrigins.add(origin.strip());
+            }
             return this;
+        }
+
+        /**
+         * Names the origins at which users reach the board when it is not its own address.
+         *
+         * @param origins the origins
+         * @return this builder
+         * @throws IllegalArgumentException if an origin is not a scheme, a host and an optional port
+         * @deprecated the MCP server's builder and this one name it {@link #allowedOrigins(String...)}; this
+         *     calls it
+         */
+        @Deprecated
+        public Builder publicOrigins(String... origins) {
+            return allowedOrigins(origins);
         }
 
         /**
@@ -475,14 +507,14 @@ public final class TaskDashboard implements AutoCloseable {
          * Builds the board as a servlet for the application's own web server (a servlet container), which
          * serves it under a path of the application's choosing instead of a port of the board's own. The servlet
          * answers the same requests as {@link #build()}'s server through the same handler: the same Host, Origin
-         * and token checks, security headers, read-only unless {@linkplain #enableActions() actions} are
+         * and token checks, security headers, read-only unless {@linkplain #actionsEnabled(boolean) actions} are
          * enabled, live updates through the event stream (one container thread per open stream, at most {@link
          * #maxEventClients(int)}).
          *
          * <p>Register it for {@code <path>/*} (e.g. {@code /taskagent/board/*}); the page is at {@code
          * <path>/}, and a request for {@code <path>} itself is redirected there. It accepts only {@code Host}
          * headers that name a loopback host, a host given to {@link #allowedHosts(String...)} or the host of a
-         * {@linkplain #publicOrigins(String...) public origin}. It cannot know on which addresses the container
+         * {@linkplain #allowedOrigins(String...) allowed origin}. It cannot know on which addresses the container
          * listens: set a {@linkplain #token(String) token} whenever that is not loopback only, unless something
          * else (e.g. Spring Security) guards the path. The container's own limits (threads, request timeouts)
          * apply in place of {@link #maxConnections(int)} and {@link #requestTimeout(Duration)}. Its {@code
@@ -502,7 +534,7 @@ public final class TaskDashboard implements AutoCloseable {
         }
 
         private void checkActions() {
-            SettingRules.actionsProblem(actionsEnabled, token != null, NAMES, "do not call enableActions()")
+            SettingRules.actionsProblem(actionsEnabled, token != null, NAMES, "call actionsEnabled(false)")
                     .ifPresent(problem -> {
                         throw new IllegalStateException(problem);
                     });
@@ -516,7 +548,7 @@ public final class TaskDashboard implements AutoCloseable {
                     token,
                     actionsEnabled,
                     List.copyOf(allowedHosts),
-                    List.copyOf(publicOrigins),
+                    List.copyOf(allowedOrigins),
                     heartbeat,
                     stallTimeout,
                     maxEventClients,

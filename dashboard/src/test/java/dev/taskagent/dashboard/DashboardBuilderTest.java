@@ -37,10 +37,34 @@ class DashboardBuilderTest {
 
     @Test
     void actionsWithoutATokenAreRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder(store).enableActions().build())
+        assertThatThrownBy(
+                        () -> TaskDashboard.builder(store).actionsEnabled(true).build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Actions need a token: set token(...) (at least 16 characters), which every action"
-                        + " must carry in its Authorization header, or do not call enableActions()");
+                        + " must carry in its Authorization header, or call actionsEnabled(false)");
+        assertThat(TaskDashboard.builder(store)
+                        .actionsEnabled(true)
+                        .actionsEnabled(false)
+                        .build()
+                        .toString())
+                .contains("actions=off");
+    }
+
+    @Test
+    @SuppressWarnings("deprecation")
+    void theOldNamesOfTheActionsAndOriginsSettersStillWork() {
+        assertThatThrownBy(() -> TaskDashboard.builder(store).enableActions().build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageEndingWith("or call actionsEnabled(false)");
+        assertThat(TaskDashboard.builder(store)
+                        .token(TOKEN)
+                        .enableActions()
+                        .build()
+                        .toString())
+                .contains("actions=on");
+        assertThatThrownBy(() -> TaskDashboard.builder(store).publicOrigins("board.example.com"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("allowedOrigins(...) takes origins");
     }
 
     @Test
@@ -82,14 +106,20 @@ class DashboardBuilderTest {
     }
 
     @Test
-    void aPublicOriginThatIsNotASchemeAndAHostIsRefused() {
+    void anAllowedOriginOrHostThatIsNotOneIsRefusedWithTheMcpServersMessage() {
         for (String origin :
                 List.of("board.example.com", "https://board.example.com/board", "ftp://board.example.com")) {
-            assertThatThrownBy(() -> TaskDashboard.builder(store).publicOrigins(origin))
+            assertThatThrownBy(() -> TaskDashboard.builder(store).allowedOrigins(origin))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("A public origin is a scheme, a host and an optional port, as a browser sends it in"
-                            + " its Origin header, e.g. https://board.example.com; was '" + origin + "'");
+                    .hasMessage("allowedOrigins(...) takes origins as a browser sends them in its Origin header: http"
+                            + " or https, a host and an optional port, or :* for any port, e.g."
+                            + " https://tasks.example.com; was '" + origin + "'");
         }
+        assertThatThrownBy(() -> TaskDashboard.builder(store).allowedHosts("https://board.example.com"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("allowedHosts(...) takes hosts as a browser sends them in its Host header: a host and an"
+                        + " optional port, or :* for any port, e.g. tasks.example.com:8443; was"
+                        + " 'https://board.example.com'");
     }
 
     @Test

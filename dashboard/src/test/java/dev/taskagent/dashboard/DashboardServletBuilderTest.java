@@ -26,7 +26,8 @@ class DashboardServletBuilderTest {
 
     @Test
     void actionsWithoutATokenAreRefusedAsByTheServer() {
-        assertThatThrownBy(() -> TaskDashboard.builder(store).enableActions().buildServlet())
+        assertThatThrownBy(
+                        () -> TaskDashboard.builder(store).actionsEnabled(true).buildServlet())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Actions need a token");
     }
@@ -34,7 +35,7 @@ class DashboardServletBuilderTest {
     @Test
     void aBuiltServletSaysWhatItServesAndEndsItsStreamsWhenDestroyed() throws Exception {
         TaskDashboardServlet servlet =
-                TaskDashboard.builder(store).token(TOKEN).enableActions().buildServlet();
+                TaskDashboard.builder(store).token(TOKEN).actionsEnabled(true).buildServlet();
         assertThat(servlet).hasToString("TaskDashboardServlet[actions=on, token=set]");
         servlet.init();
         assertThat(servlet.openEventStreams()).isZero();

@@ -37,7 +37,7 @@ class DashboardTokenAndActionsTest {
         board = TaskDashboard.builder(store)
                 .bind("127.0.0.1", 0)
                 .token(TOKEN)
-                .enableActions()
+                .actionsEnabled(true)
                 .build()
                 .start();
         anonymous = new BoardClient(board);
@@ -307,8 +307,8 @@ class DashboardTokenAndActionsTest {
         return TaskDashboard.builder(store)
                 .bind("127.0.0.1", 0)
                 .token(TOKEN)
-                .enableActions()
-                .publicOrigins("https://board.example.com")
+                .actionsEnabled(true)
+                .allowedOrigins("https://board.example.com")
                 .build()
                 .start();
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taskagent.AddressInUseException;
 import dev.taskagent.dialect.ClaudeTaskTools;
 import dev.taskagent.dialect.TodoTools;
+import dev.taskagent.internal.OriginRules;
 import dev.taskagent.internal.SettingRules;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
@@ -15,8 +16,9 @@ import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.ServerHttpHeaderValidator;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.http.HttpServlet;
 import java.io.InputStream;
@@ -45,7 +47,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <pre>{@code
  * try (TaskMcpServer server = TaskMcpServer.builder(store)
  *         .toolsets(Toolset.QUEUE, Toolset.TASKS)
- *         .http("127.0.0.1", 8765)
+ *         .bind("127.0.0.1", 8765)
  *         .build()
  *         .start()) {
  *     server.awaitTermination();
@@ -98,7 +100,7 @@ public final class TaskMcpServer implements AutoCloseable {
 
     /** How the builder's settings are named in its messages. */
     private static final SettingRules.ServerNames NAMES =
-            new SettingRules.ServerNames("http(address, port)", "http(address, port)", "token(...)");
+            new SettingRules.ServerNames("bind(address, port)", "bind(address, port)", "token(...)");
 
     /** The Taskfile tool that runs long, and so answers with a task when the client can take one. */
     private static final String RUN_USER_TASK = "run_user_task";
@@ -352,23 +354,23 @@ public final class TaskMcpServer implements AutoCloseable {
         return new HttpGate(transport, statelessTransport, config.token(), this::closeMcp, sessions, jsonMapper);
     }
 
-    private DefaultServerTransportSecurityValidator securityValidator(String host) {
-        DefaultServerTransportSecurityValidator.Builder validator = DefaultServerTransportSecurityValidator.builder();
-        for (String loopback : List.of("localhost", "127.0.0.1", "[::1]")) {
-            validator.allowedOrigin("http://" + loopback + ":*").allowedOrigin("https://" + loopback + ":*");
-        }
-        validator.allowedOrigins(config.allowedOrigins());
-        // Host validation is what stops DNS rebinding of a loopback server; a server on another address
-        // is protected by its token instead, and checks Host only for the hosts it was told about.
-        if (host == null
-                || SettingRules.isLoopback(host)
-                || !config.allowedHosts().isEmpty()) {
-            if (host == null || SettingRules.isLoopback(host)) {
-                validator.allowedHosts(List.of("localhost:*", "127.0.0.1:*", "[::1]:*"));
+    /** The Host and Origin checks of every request, by the rules the task board applies too. */
+    private ServerHttpHeaderValidator securityValidator(String host) {
+        OriginRules rules = OriginRules.of(
+                host, config.allowedHosts(), config.allowedOrigins(), OriginRules.Callers.LOOPBACK_PAGES);
+        return headers -> {
+            String hostHeader = first(headers.getHeader("Host"));
+            if (!rules.originAllowed(first(headers.getHeader("Origin")), hostHeader)) {
+                throw new ServerTransportSecurityException(403, "Invalid Origin header");
             }
-            validator.allowedHosts(config.allowedHosts());
-        }
-        return validator.build();
+            if (!rules.hostAllowed(hostHeader)) {
+                throw new ServerTransportSecurityException(421, "Invalid Host header");
+            }
+        };
+    }
+
+    private static String first(List<String> values) {
+        return values == null || values.isEmpty() ? null : values.get(0);
     }
 
     private McpServer.SyncSpecification<?> configure(McpServer.SyncSpecification<?> specification) {
@@ -500,8 +502,8 @@ public final class TaskMcpServer implements AutoCloseable {
         }
 
         /**
-         * Serves Streamable HTTP at {@code /mcp} on this address and port. An address that is not a
-         * loopback address needs a {@linkplain #token(String) token}.
+         * Serves Streamable HTTP at {@code /mcp} on this address and port, as the task board's builder binds
+         * its own. An address that is not a loopback address needs a {@linkplain #token(String) token}.
          *
          * @param address the address to listen on, e.g. {@value #DEFAULT_HOST} or {@code 0.0.0.0}
          * @param portNumber 0-65535; 0 lets the system choose (see {@link TaskMcpServer#port()})
@@ -509,7 +511,7 @@ public final class TaskMcpServer implements AutoCloseable {
          * @throws IllegalArgumentException if the address is blank or the port out of range
          * @throws IllegalStateException if stdio was chosen
          */
-        public Builder http(String address, int portNumber) {
+        public Builder bind(String address, int portNumber) {
             Objects.requireNonNull(address, "address");
             SettingRules.addressProblem(address, NAMES).ifPresent(Builder::refuse);
             SettingRules.portProblem(portNumber, NAMES).ifPresent(Builder::refuse);
@@ -519,6 +521,21 @@ public final class TaskMcpServer implements AutoCloseable {
             host = address.strip();
             port = portNumber;
             return this;
+        }
+
+        /**
+         * Serves Streamable HTTP at {@code /mcp} on this address and port.
+         *
+         * @param address the address to listen on
+         * @param portNumber 0-65535; 0 lets the system choose
+         * @return this builder
+         * @throws IllegalArgumentException if the address is blank or the port out of range
+         * @throws IllegalStateException if stdio was chosen
+         * @deprecated the board's builder and this one name it {@link #bind(String, int)}; this calls it
+         */
+        @Deprecated
+        public Builder http(String address, int portNumber) {
+            return bind(address, portNumber);
         }
 
         /**
@@ -542,15 +559,19 @@ public final class TaskMcpServer implements AutoCloseable {
 
         /**
          * Also accepts requests from these browser origins (besides loopback ones), e.g. {@code
-         * https://board.example.com}; {@code http://host:*} allows any port.
+         * https://board.example.com}; {@code http://host:*} allows any port. Their hosts are accepted {@code
+         * Host} headers too. The task board applies the same rules.
          *
-         * @param origins the origins
+         * @param origins {@code http} or {@code https}, a host and an optional port (or {@code :*}), no path
          * @return this builder
+         * @throws IllegalArgumentException if an origin is not one
          */
         public Builder allowedOrigins(String... origins) {
-            Arrays.stream(origins)
-                    .map(origin -> Objects.requireNonNull(origin, "origin"))
-                    .forEach(allowedOrigins::add);
+            for (String origin : origins) {
+                Objects.requireNonNull(origin, "origin");
+                OriginRules.allowedOriginProblem(origin, "allowedOrigins(...)").ifPresent(Builder::refuse);
+                allowedOrigins.add(origin.strip());
+            }
             return this;
         }
 
@@ -560,11 +581,14 @@ public final class TaskMcpServer implements AutoCloseable {
          *
          * @param hosts the host names, with their port
          * @return this builder
+         * @throws IllegalArgumentException if a host is not a host and an optional port (or {@code :*})
          */
         public Builder allowedHosts(String... hosts) {
-            Arrays.stream(hosts)
-                    .map(hostName -> Objects.requireNonNull(hostName, "host"))
-                    .forEach(allowedHosts::add);
+            for (String hostName : hosts) {
+                Objects.requireNonNull(hostName, "host");
+                OriginRules.allowedHostProblem(hostName, "allowedHosts(...)").ifPresent(Builder::refuse);
+                allowedHosts.add(hostName.strip());
+            }
             return this;
         }
 
@@ -663,7 +687,7 @@ public final class TaskMcpServer implements AutoCloseable {
         public TaskMcpServer build() {
             if (!stdio && host == null) {
                 throw new IllegalStateException(
-                        "Choose a transport: stdio() or http(address, port); or buildServlet() for your own container");
+                        "Choose a transport: stdio() or bind(address, port); or buildServlet() for your own container");
             }
             if (stdio && token != null) {
                 throw new IllegalStateException("A bearer token protects HTTP; stdio has no use for one");
@@ -694,7 +718,7 @@ public final class TaskMcpServer implements AutoCloseable {
         public HttpServlet buildServlet() {
             if (stdio || host != null) {
                 throw new IllegalStateException(
-                        "buildServlet() serves through your container: do not choose stdio() or http(...)");
+                        "buildServlet() serves through your container: do not choose stdio() or bind(address, port)");
             }
             return new TaskMcpServer(this).servlet(null);
         }

@@ -24,7 +24,7 @@ final class ConformanceFixtureServer {
     public static void main(String[] args) throws InterruptedException {
         InMemoryTaskStore store = new InMemoryTaskStore();
         TaskMcpServer server = TaskMcpServer.builder(store)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .extraTools(fixtures(), Set.of("slow_compute", "failing_job", "protocol_error_job"))
                 .build()
                 .start();

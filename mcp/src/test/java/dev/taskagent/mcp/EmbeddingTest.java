@@ -51,9 +51,10 @@ class EmbeddingTest {
     @Test
     void aServletIsBuiltWithoutATransportOfItsOwn() {
         assertThatThrownBy(
-                        () -> TaskMcpServer.builder(store).http("127.0.0.1", 0).buildServlet())
+                        () -> TaskMcpServer.builder(store).bind("127.0.0.1", 0).buildServlet())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("buildServlet() serves through your container: do not choose stdio() or http(...)");
+                .hasMessage(
+                        "buildServlet() serves through your container: do not choose stdio() or bind(address, port)");
     }
 
     @Test
@@ -63,7 +64,7 @@ class EmbeddingTest {
         long id = queue.create(queue.newTask("Index the docs").assignee("alice").build())
                 .id();
         try (TaskMcpServer server = TaskMcpServer.builder(queue)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .reclaimInterval(Duration.ofMillis(20))
                 .build()
                 .start()) {

@@ -26,7 +26,7 @@ class HttpBadInputTest {
     @BeforeEach
     void start() {
         server = TaskMcpServer.builder(store)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .maxRequestBytes(LIMIT)
                 .build()
                 .start();
@@ -78,7 +78,7 @@ class HttpBadInputTest {
     void theLargestTaskTextFitsTheDefaultLimitEvenWithEveryCharacterEscaped() throws Exception {
         try (InMemoryTaskStore own = new InMemoryTaskStore();
                 TaskMcpServer defaults =
-                        TaskMcpServer.builder(own).http("127.0.0.1", 0).build().start()) {
+                        TaskMcpServer.builder(own).bind("127.0.0.1", 0).build().start()) {
             String session = RawHttp.initialize(defaults.endpoint(), Map.of());
             String escaped = "\\u00e9".repeat(dev.taskagent.task.Task.MAX_TEXT_LENGTH);
 

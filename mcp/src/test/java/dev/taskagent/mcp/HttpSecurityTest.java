@@ -34,7 +34,7 @@ class HttpSecurityTest {
 
     @Test
     void aRequestWithoutTheTokenIsRefusedWith401() throws Exception {
-        start(TaskMcpServer.builder(store).http("127.0.0.1", 0).token(TOKEN));
+        start(TaskMcpServer.builder(store).bind("127.0.0.1", 0).token(TOKEN));
 
         HttpResponse<String> response = RawHttp.post(server.endpoint(), RawHttp.INITIALIZE, Map.of());
 
@@ -44,7 +44,7 @@ class HttpSecurityTest {
 
     @Test
     void aWrongTokenIsRefusedWith401AndTheRightOneServes() throws Exception {
-        start(TaskMcpServer.builder(store).http("127.0.0.1", 0).token(TOKEN));
+        start(TaskMcpServer.builder(store).bind("127.0.0.1", 0).token(TOKEN));
 
         assertThat(RawHttp.post(server.endpoint(), RawHttp.INITIALIZE, Map.of("Authorization", "Bearer " + TOKEN + "x"))
                         .statusCode())
@@ -60,7 +60,7 @@ class HttpSecurityTest {
 
     @Test
     void theJavaClientWithoutTheTokenCannotConnect() {
-        start(TaskMcpServer.builder(store).http("127.0.0.1", 0).token(TOKEN));
+        start(TaskMcpServer.builder(store).bind("127.0.0.1", 0).token(TOKEN));
 
         assertThatThrownBy(() -> McpClients.http(server.endpoint(), "not-the-token-0123456789"))
                 .isInstanceOf(RuntimeException.class);
@@ -68,7 +68,7 @@ class HttpSecurityTest {
 
     @Test
     void aForeignOriginIsRefusedWith403() throws Exception {
-        start(TaskMcpServer.builder(store).http("127.0.0.1", 0));
+        start(TaskMcpServer.builder(store).bind("127.0.0.1", 0));
 
         HttpResponse<String> response =
                 RawHttp.post(server.endpoint(), RawHttp.INITIALIZE, Map.of("Origin", "http://evil.example"));
@@ -78,7 +78,7 @@ class HttpSecurityTest {
 
     @Test
     void loopbackOriginsAndOnesAllowedExplicitlyAreServed() throws Exception {
-        start(TaskMcpServer.builder(store).http("127.0.0.1", 0).allowedOrigins("https://board.example.com"));
+        start(TaskMcpServer.builder(store).bind("127.0.0.1", 0).allowedOrigins("https://board.example.com"));
         int port = server.port();
 
         assertThat(RawHttp.post(server.endpoint(), RawHttp.INITIALIZE, Map.of("Origin", "http://localhost:" + port))
@@ -97,7 +97,7 @@ class HttpSecurityTest {
 
     @Test
     void aForeignHostHeaderIsRefusedOnALoopbackServer() throws Exception {
-        start(TaskMcpServer.builder(store).http("127.0.0.1", 0));
+        start(TaskMcpServer.builder(store).bind("127.0.0.1", 0));
 
         assertThat(RawHttp.postWithHost(server.endpoint(), "evil.example:" + server.port(), RawHttp.INITIALIZE))
                 .isEqualTo(421);
@@ -106,16 +106,28 @@ class HttpSecurityTest {
     }
 
     @Test
+    void theHostOfAnAllowedOriginIsServedAsTheBoardServesIt() throws Exception {
+        start(TaskMcpServer.builder(store).bind("127.0.0.1", 0).allowedOrigins("https://tasks.example.com"));
+
+        assertThat(RawHttp.postWithHost(server.endpoint(), "tasks.example.com", RawHttp.INITIALIZE))
+                .isEqualTo(200);
+        assertThat(RawHttp.postWithHost(server.endpoint(), "LOCALHOST:" + server.port(), RawHttp.INITIALIZE))
+                .isEqualTo(200);
+        assertThat(RawHttp.postWithHost(server.endpoint(), "other.example.com", RawHttp.INITIALIZE))
+                .isEqualTo(421);
+    }
+
+    @Test
     void aNonLoopbackAddressWithoutATokenIsRefusedAtBuild() {
-        assertThatThrownBy(() -> TaskMcpServer.builder(store).http("0.0.0.0", 0).build())
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).bind("0.0.0.0", 0).build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Listening on 0.0.0.0, which is not a loopback address, needs a token: set token(...)"
-                        + " (at least 16 characters), or listen on 127.0.0.1 with http(address, port)");
+                        + " (at least 16 characters), or listen on 127.0.0.1 with bind(address, port)");
     }
 
     @Test
     void aServerOnEveryAddressChecksTheTokenOnEveryRequest() throws Exception {
-        start(TaskMcpServer.builder(store).http("0.0.0.0", 0).token(TOKEN));
+        start(TaskMcpServer.builder(store).bind("0.0.0.0", 0).token(TOKEN));
         java.net.URI endpoint = java.net.URI.create("http://127.0.0.1:" + server.port() + "/mcp");
 
         String session = RawHttp.initialize(endpoint, Map.of("Authorization", "Bearer " + TOKEN));

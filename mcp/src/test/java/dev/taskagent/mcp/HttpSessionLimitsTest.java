@@ -34,7 +34,7 @@ class HttpSessionLimitsTest {
     @BeforeEach
     void start() {
         server = TaskMcpServer.builder(store)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .maxHttpSessions(MAX_SESSIONS)
                 .httpSessionIdleTimeout(Duration.ofMinutes(30))
                 .clock(clock)

@@ -50,7 +50,7 @@ class JavaClientToolsTest {
         server = TaskMcpServer.builder(queue)
                 .toolsets(Toolset.QUEUE, Toolset.WORKER, Toolset.TASKS, Toolset.TASKFILE, Toolset.GRAPH)
                 .taskfileProject(project)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .build()
                 .start();
         client = McpClients.http(server.endpoint());

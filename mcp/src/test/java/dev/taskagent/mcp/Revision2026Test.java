@@ -52,7 +52,7 @@ class Revision2026Test {
     private TaskQueue startHttp(String token) {
         store = JdbcTaskStore.open("jdbc:h2:file:" + data.resolve("tasks").toAbsolutePath());
         TaskQueue queue = TaskQueue.builder(store).build();
-        TaskMcpServer.Builder builder = TaskMcpServer.builder(queue).http("127.0.0.1", 0);
+        TaskMcpServer.Builder builder = TaskMcpServer.builder(queue).bind("127.0.0.1", 0);
         if (token != null) {
             builder.token(token);
         }
@@ -186,7 +186,7 @@ class Revision2026Test {
     void aRequestOverTheSizeLimitIsRefusedOnTheStatelessRevision() throws Exception {
         store = JdbcTaskStore.open("jdbc:h2:file:" + data.resolve("tasks").toAbsolutePath());
         server = TaskMcpServer.builder(store)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .maxRequestBytes(1024)
                 .build()
                 .start();

@@ -27,7 +27,7 @@ class TaskMcpServerBuilderTest {
     void aServerNeedsATransport() {
         assertThatThrownBy(() -> TaskMcpServer.builder(store).build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("Choose a transport: stdio() or http(address, port); or buildServlet() for your own"
+                .hasMessage("Choose a transport: stdio() or bind(address, port); or buildServlet() for your own"
                         + " container");
     }
 
@@ -45,13 +45,13 @@ class TaskMcpServerBuilderTest {
     void theTaskfileToolsetNeedsAProjectAndAProjectNeedsTheToolset() {
         assertThatThrownBy(() -> TaskMcpServer.builder(store)
                         .toolsets(Toolset.TASKFILE)
-                        .http("127.0.0.1", 0)
+                        .bind("127.0.0.1", 0)
                         .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("The taskfile toolset runs a project's Taskfile: set taskfileProject(directory)");
         assertThatThrownBy(() -> TaskMcpServer.builder(store)
                         .taskfileProject(project)
-                        .http("127.0.0.1", 0)
+                        .bind("127.0.0.1", 0)
                         .build())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("A Taskfile project was set but the taskfile toolset was not chosen: add Toolset.TASKFILE");
@@ -59,7 +59,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void theTaskfileToolsetIsServedOnlyWhenAskedFor() {
-        TaskMcpServer server = TaskMcpServer.builder(store).http("127.0.0.1", 0).build();
+        TaskMcpServer server = TaskMcpServer.builder(store).bind("127.0.0.1", 0).build();
 
         assertThat(server.toolNames()).doesNotContain("run_user_task", "list_user_tasks");
         assertThat(server.toolNames()).hasSize(13);
@@ -67,7 +67,7 @@ class TaskMcpServerBuilderTest {
 
     @Test
     void stdioAndHttpExcludeEachOther() {
-        assertThatThrownBy(() -> TaskMcpServer.builder(store).stdio().http("127.0.0.1", 0))
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).stdio().bind("127.0.0.1", 0))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Choose stdio or HTTP, not both");
     }
@@ -95,7 +95,7 @@ class TaskMcpServerBuilderTest {
     void aToolSharedByTwoToolsetsIsServedOnce() {
         TaskMcpServer server = TaskMcpServer.builder(store)
                 .toolsets(Toolset.WORKER, Toolset.QUEUE)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .build();
 
         assertThat(server.toolNames()).hasSize(13).startsWith("signup_for_task", "complete_task", "heartbeat_task");
@@ -105,7 +105,7 @@ class TaskMcpServerBuilderTest {
     void theDialectToolsetsServeTheToolsCodingAgentsArePromptedWith() {
         try (TaskMcpServer server = TaskMcpServer.builder(store)
                 .toolsets(Toolset.TODO, Toolset.CLAUDE_TASKS)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .build()
                 .start()) {
             assertThat(server.toolNames())
@@ -117,7 +117,7 @@ class TaskMcpServerBuilderTest {
     @Test
     void aClosedServerLeavesNoListeningPortAndNoThreadBehind() {
         TaskMcpServer server = TaskMcpServer.builder(store)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .reclaimInterval(Duration.ofSeconds(1))
                 .build()
                 .start();
@@ -136,7 +136,7 @@ class TaskMcpServerBuilderTest {
     @Test
     void aServerStartsOnceAndClosesIdempotently() {
         TaskMcpServer server =
-                TaskMcpServer.builder(store).http("127.0.0.1", 0).build().start();
+                TaskMcpServer.builder(store).bind("127.0.0.1", 0).build().start();
         server.close();
         server.close();
 
@@ -150,11 +150,11 @@ class TaskMcpServerBuilderTest {
         try (ServerSocket occupied = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
             int port = occupied.getLocalPort();
             TaskMcpServer server =
-                    TaskMcpServer.builder(store).http("127.0.0.1", port).build();
+                    TaskMcpServer.builder(store).bind("127.0.0.1", port).build();
 
             assertThatThrownBy(server::start)
                     .isInstanceOf(AddressInUseException.class)
-                    .hasMessage("127.0.0.1:" + port + " is already in use: choose another port with http(address,"
+                    .hasMessage("127.0.0.1:" + port + " is already in use: choose another port with bind(address,"
                             + " port) (0 picks a free port), or stop the process that listens there");
         }
     }
@@ -164,5 +164,34 @@ class TaskMcpServerBuilderTest {
         assertThatThrownBy(() -> TaskMcpServer.builder(store).reclaimInterval(Duration.ofMillis(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("reclaimInterval must be between 10ms and 1d, was PT0.001S");
+    }
+
+    @Test
+    @SuppressWarnings("deprecation")
+    void theOldNameOfBindStillWorksAndSaysTheNewOne() {
+        TaskMcpServer server =
+                TaskMcpServer.builder(store).http("127.0.0.1", 0).build().start();
+        try {
+            assertThat(server.port()).isPositive();
+        } finally {
+            server.close();
+        }
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).http("127.0.0.1", 70_000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Port 70000 is out of range: set bind(address, port) to 0-65535 (0 picks a free port)");
+    }
+
+    @Test
+    void anAllowedOriginOrHostThatIsNotOneIsRefusedWithTheBoardsMessage() {
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).allowedOrigins("https://board.example.com/board"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("allowedOrigins(...) takes origins as a browser sends them in its Origin header: http or"
+                        + " https, a host and an optional port, or :* for any port, e.g. https://tasks.example.com;"
+                        + " was 'https://board.example.com/board'");
+        assertThatThrownBy(() -> TaskMcpServer.builder(store).allowedHosts("https://board.example.com"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("allowedHosts(...) takes hosts as a browser sends them in its Host header: a host and an"
+                        + " optional port, or :* for any port, e.g. tasks.example.com:8443; was"
+                        + " 'https://board.example.com'");
     }
 }

@@ -65,7 +65,7 @@ class TasksExtensionTest {
         server = TaskMcpServer.builder(queue)
                 .toolsets(Toolset.QUEUE, Toolset.TASKFILE)
                 .taskfileProject(project)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .build()
                 .start();
         declaring = new TasksWire(server.endpoint(), true);

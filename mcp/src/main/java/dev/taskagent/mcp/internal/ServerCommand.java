@@ -1,6 +1,7 @@
 package dev.taskagent.mcp.internal;
 
 import dev.taskagent.AddressInUseException;
+import dev.taskagent.internal.OriginRules;
 import dev.taskagent.internal.SettingRules;
 import dev.taskagent.mcp.TaskMcpServer;
 import dev.taskagent.mcp.Toolset;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -184,7 +186,7 @@ public final class ServerCommand {
         if (options.stdio) {
             builder.stdio(in, out);
         } else {
-            builder.http(options.host, options.port);
+            builder.bind(options.host, options.port);
         }
         if (options.token != null) {
             builder.token(options.token);
@@ -280,8 +282,10 @@ public final class ServerCommand {
                     case "--reclaim-interval" -> options.reclaimInterval = durationOrOff(value(args, ++i, arg), arg);
                     case "--http-session-idle-timeout" -> options.sessionIdle = duration(value(args, ++i, arg), arg);
                     case "--max-http-sessions" -> options.maxSessions = positive(value(args, ++i, arg), arg);
-                    case "--allowed-origin" -> options.origins.add(value(args, ++i, arg));
-                    case "--allowed-host" -> options.hosts.add(value(args, ++i, arg));
+                    case "--allowed-origin" ->
+                        options.origins.add(checked(value(args, ++i, arg), arg, OriginRules::allowedOriginProblem));
+                    case "--allowed-host" ->
+                        options.hosts.add(checked(value(args, ++i, arg), arg, OriginRules::allowedHostProblem));
                     case "--max-request-bytes" -> options.maxRequestBytes = positive(value(args, ++i, arg), arg);
                     default -> throw new UsageException("unknown option '" + arg + "'");
                 }
@@ -346,6 +350,15 @@ public final class ServerCommand {
             if (problem.isPresent()) {
                 throw new UsageException(problem.get());
             }
+        }
+
+        private static String checked(String value, String option, BiFunction<String, String, Optional<String>> rule)
+                throws UsageException {
+            Optional<String> problem = rule.apply(value, option);
+            if (problem.isPresent()) {
+                throw new UsageException(problem.get());
+            }
+            return value;
         }
 
         private static String value(String[] args, int index, String option) throws UsageException {

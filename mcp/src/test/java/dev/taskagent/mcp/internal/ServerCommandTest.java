@@ -110,6 +110,20 @@ class ServerCommandTest {
     }
 
     @Test
+    void anAllowedOriginOrHostThatIsNotOneIsRefusedInTheCommandLinesWords() {
+        assertThat(run("--store", "memory", "--http", "0", "--allowed-origin", "tasks.example.com"))
+                .isEqualTo(2);
+        assertThat(err())
+                .isEqualTo("taskagent-mcp: --allowed-origin takes origins as a browser sends them in its Origin"
+                        + " header: http or https, a host and an optional port, or :* for any port, e.g."
+                        + " https://tasks.example.com; was 'tasks.example.com'\nTry --help.\n");
+        err.reset();
+        assertThat(run("--store", "memory", "--http", "0", "--allowed-host", "https://tasks.example.com"))
+                .isEqualTo(2);
+        assertThat(err()).startsWith("taskagent-mcp: --allowed-host takes hosts as a browser sends them");
+    }
+
+    @Test
     void theTaskfileToolsetWithoutAProjectIsRefused() {
         assertThat(run("--store", "memory", "--stdio", "--toolsets", "taskfile"))
                 .isEqualTo(2);

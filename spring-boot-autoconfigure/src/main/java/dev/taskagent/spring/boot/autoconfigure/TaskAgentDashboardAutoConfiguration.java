@@ -106,11 +106,9 @@ public class TaskAgentDashboardAutoConfiguration {
         if (settings.hasToken()) {
             builder.token(settings.getToken());
         }
-        if (settings.isActionsEnabled()) {
-            builder.enableActions();
-        }
+        builder.actionsEnabled(settings.isActionsEnabled());
         builder.allowedHosts(settings.getAllowedHosts().toArray(String[]::new));
-        builder.publicOrigins(settings.getAllowedOrigins().toArray(String[]::new));
+        builder.allowedOrigins(settings.getAllowedOrigins().toArray(String[]::new));
         return builder;
     }
 }

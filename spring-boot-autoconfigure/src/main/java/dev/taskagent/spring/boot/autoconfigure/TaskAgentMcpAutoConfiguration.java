@@ -51,7 +51,7 @@ public class TaskAgentMcpAutoConfiguration {
         McpServerLifecycle taskAgentMcpServer(TaskQueue queue, TaskAgentProperties properties) {
             TaskAgentProperties.Mcp mcp = properties.getMcp();
             TaskMcpServer.Builder builder =
-                    configure(TaskMcpServer.builder(queue), mcp).http(mcp.getBindAddress(), mcp.getPort());
+                    configure(TaskMcpServer.builder(queue), mcp).bind(mcp.getBindAddress(), mcp.getPort());
             // Built now, so that a refused setting fails the context's start rather than its first request.
             builder.build();
             return new McpServerLifecycle(builder::build, mcp.names().port());

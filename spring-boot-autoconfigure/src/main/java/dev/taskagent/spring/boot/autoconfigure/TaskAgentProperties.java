@@ -1,6 +1,7 @@
 package dev.taskagent.spring.boot.autoconfigure;
 
 import dev.taskagent.extraction.TaskAgent;
+import dev.taskagent.internal.OriginRules;
 import dev.taskagent.internal.SettingRules;
 import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.LeaseReaper;
@@ -617,12 +618,14 @@ public class TaskAgentProperties implements InitializingBean {
         /**
          * Host headers accepted besides loopback ones, e.g. {@code tasks.example.com:443}; {@code name:*} allows any
          * port. Under {@code path}, a host the application is reached by must be listed (or be an allowed origin's).
+         * The builders' {@code allowedHosts(...)}.
          */
         private List<String> allowedHosts = new ArrayList<>();
 
         /**
          * Browser origins accepted besides the server's own, e.g. {@code https://tasks.example.com} behind a
-         * TLS-terminating proxy.
+         * TLS-terminating proxy; {@code :*} allows any port. Their hosts are accepted Host headers too. The builders'
+         * {@code allowedOrigins(...)}.
          */
         private List<String> allowedOrigins = new ArrayList<>();
 
@@ -654,13 +657,13 @@ public class TaskAgentProperties implements InitializingBean {
                         + " slash or wildcards, e.g. /taskagent/" + name + "; was '" + path + "'");
             }
             allowedHosts.stream()
-                    .filter(host -> !present(host))
+                    .flatMap(host -> OriginRules.allowedHostProblem(host, prefix() + ".allowed-hosts").stream())
                     .findFirst()
-                    .ifPresent(host -> problems.add(PREFIX + "." + name + ".allowed-hosts has an empty entry"));
+                    .ifPresent(problems::add);
             allowedOrigins.stream()
-                    .filter(origin -> !present(origin))
+                    .flatMap(origin -> OriginRules.allowedOriginProblem(origin, prefix() + ".allowed-origins").stream())
                     .findFirst()
-                    .ifPresent(origin -> problems.add(PREFIX + "." + name + ".allowed-origins has an empty entry"));
+                    .ifPresent(problems::add);
         }
 
         /** @return the name of the {@code path} property, for messages */

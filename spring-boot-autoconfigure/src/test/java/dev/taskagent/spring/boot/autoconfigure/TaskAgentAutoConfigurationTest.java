@@ -439,6 +439,12 @@ class TaskAgentAutoConfigurationTest {
                 "taskagent.dashboard.enabled=true",
                 "taskagent.dashboard.actions-enabled=true");
         failsWith(
+                "taskagent.mcp.allowed-hosts takes hosts as a browser sends them in its Host header: a host and an"
+                        + " optional port, or :* for any port, e.g. tasks.example.com:8443; was"
+                        + " 'https://tasks.example.com'",
+                "taskagent.mcp.enabled=true",
+                "taskagent.mcp.allowed-hosts=https://tasks.example.com");
+        failsWith(
                 "Port 70000 is out of range: set taskagent.dashboard.port to 0-65535 (0 picks a free port)",
                 "taskagent.dashboard.enabled=true",
                 "taskagent.dashboard.port=70000");

@@ -119,7 +119,9 @@ class TaskAgentWebMountTest {
                 "taskagent.mcp.enabled=true",
                 "taskagent.mcp.path=/agents");
         failsWith(
-                "A public origin is a scheme, a host and an optional port",
+                "taskagent.dashboard.allowed-origins takes origins as a browser sends them in its Origin header:"
+                        + " http or https, a host and an optional port, or :* for any port, e.g."
+                        + " https://tasks.example.com; was 'https://tasks.example.com/board'",
                 "taskagent.dashboard.enabled=true",
                 "server.address=127.0.0.1",
                 "taskagent.dashboard.allowed-origins=https://tasks.example.com/board");
