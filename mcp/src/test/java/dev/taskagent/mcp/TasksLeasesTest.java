@@ -85,7 +85,7 @@ class TasksLeasesTest {
         TaskMcpServer server = TaskMcpServer.builder(TaskQueue.builder(on).build())
                 .toolsets(Toolset.TASKFILE)
                 .taskfileProject(project)
-                .http("127.0.0.1", 0)
+                .bind("127.0.0.1", 0)
                 .clock(clock)
                 .build()
                 .start();

@@ -17,9 +17,13 @@ import java.util.Optional;
 
 /**
  * A {@link TaskTransaction} that passes every call to another one: extend it and override only the
- * operations a store decorator changes (to inject a fault, count, or trace). {@link #appendTask(NewTask)} is
- * deliberately not forwarded: the interface's default goes through {@link #insertTask(NewTask, int)}, so
- * a decorator that intercepts inserts sees appends too.
+ * operations a store decorator changes (to inject a fault, count, or trace). Four operations are deliberately
+ * not forwarded, so that a decorator that intercepts the operation their defaults go through sees them too:
+ * {@link #appendTask(NewTask)} (through {@link #insertTask(NewTask, int)}), {@link #claimUpTo(String, Duration,
+ * int)} (through {@link #claimNext(String, Duration)}), {@link #completeHeld(String, java.util.Map, TaskStatus)}
+ * (through {@code complete}) and the reclaim with a backoff (through {@link
+ * #reclaimExpired(int, int)} and {@code delay}). The price is the delegate's batched statements: override
+ * them to forward when a decorator needs a store's own batches.
  *
  * <p>As thread-safe as the transaction it wraps (that is, used on one thread only).
  */
