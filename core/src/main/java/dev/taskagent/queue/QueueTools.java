@@ -87,6 +87,12 @@ final class QueueTools {
      */
     static final int LISTING_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
 
+    /** Room in a result for the headline of a task's work-graph section and its last line. */
+    private static final int GRAPH_MARGIN_TOKENS = 60;
+
+    /** What a "… and 12 more" line takes. */
+    private static final int MORE_LINE_TOKENS = 6;
+
     /** How many blockers a line of {@code get_my_queue} names. */
     static final int QUEUE_LINE_BLOCKERS = 5;
 
@@ -350,7 +356,11 @@ final class QueueTools {
                                         String rendered = TaskJson.within(
                                                         task, view, before.orElse(Integer.MAX_VALUE), TASK_TOKENS)
                                                 .toString();
-                                        return ToolResult.ok(rendered + graphSections(queue, task), result(rendered));
+                                        int room = Toolbox.DEFAULT_RESULT_BUDGET
+                                                - Texts.estimateTokens(rendered)
+                                                - GRAPH_MARGIN_TOKENS;
+                                        return ToolResult.ok(
+                                                rendered + graphSections(queue, task, room), result(rendered));
                                     })
                                     .orElseGet(() -> ToolResult.error(new TaskNotFoundException(taskId).getMessage()));
                         })
@@ -1065,8 +1075,13 @@ final class QueueTools {
         return " — waits for " + named + more;
     }
 
-    /** The blockers, dependants and subtasks of a task, each with its status; empty when it has none. */
-    private static String graphSections(TaskQueue queue, Task task) {
+    /**
+     * The blockers, dependants and subtasks of a task, each with its status; empty when it has none. The sections
+     * take at most {@code tokens} (estimated): a section lists fewer tasks when their lines would take more, and
+     * counts the rest.
+     */
+    private static String graphSections(TaskQueue queue, Task task, int tokens) {
+        int[] room = {tokens};
         StringBuilder text = new StringBuilder();
         if (!task.blockedBy().isEmpty()) {
             List<Task> blockers = queue.blockers(task.id());
@@ -1075,7 +1090,7 @@ final class QueueTools {
                     .append(" of ")
                     .append(blockers.size())
                     .append(" unfinished):");
-            listed(text, blockers);
+            listed(text, blockers, room);
             if (blockers.stream().anyMatch(blocker -> blocker.status() == TaskStatus.FAILED)) {
                 text.append("\nA failed task it waits for keeps it blocked: retry that task, or remove the"
                         + " dependency with remove_dependency.");
@@ -1085,7 +1100,7 @@ final class QueueTools {
         List<Task> dependants = around.get(0);
         if (!dependants.isEmpty()) {
             text.append("\nWaited for by:");
-            listed(text, dependants);
+            listed(text, dependants, room);
         }
         List<Task> children =
                 around.get(1).stream().filter(child -> !child.archived()).toList();
@@ -1098,16 +1113,27 @@ final class QueueTools {
                     .append('/')
                     .append(children.size())
                     .append(" done):");
-            listed(text, children);
+            listed(text, children, room);
         }
         return text.toString();
     }
 
-    private static void listed(StringBuilder text, List<Task> tasks) {
-        tasks.stream().limit(GRAPH_LISTING_LIMIT).forEach(each -> text.append('\n')
-                .append(TaskJson.listingLine(each, LISTING_DESCRIPTION_LENGTH)));
-        if (tasks.size() > GRAPH_LISTING_LIMIT) {
-            text.append("\n… and ").append(tasks.size() - GRAPH_LISTING_LIMIT).append(" more");
+    /** Lists up to {@link #GRAPH_LISTING_LIMIT} tasks while their lines fit {@code room[0]} tokens; counts the rest. */
+    private static void listed(StringBuilder text, List<Task> tasks, int[] room) {
+        int shown = 0;
+        for (Task each : tasks) {
+            String line = TaskJson.listingLine(each, LISTING_DESCRIPTION_LENGTH);
+            int cost = Texts.estimateTokens(line) + 1;
+            if (shown == GRAPH_LISTING_LIMIT || cost > room[0] - MORE_LINE_TOKENS) {
+                break;
+            }
+            text.append('\n').append(line);
+            room[0] -= cost;
+            shown++;
+        }
+        if (tasks.size() > shown) {
+            text.append("\n… and ").append(tasks.size() - shown).append(" more");
+            room[0] -= MORE_LINE_TOKENS;
         }
     }
 
