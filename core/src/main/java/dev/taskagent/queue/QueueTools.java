@@ -28,12 +28,18 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -64,6 +70,7 @@ final class QueueTools {
     static final String REMOVE_DEPENDENCY = "remove_dependency";
     static final String CREATE_TASK_TREE = "create_task_tree";
     static final String SEARCH_TASKS = "search_tasks";
+    static final String LIST_DEAD_LETTERS = "list_dead_letters";
 
     /** The structured content of a result without a task. */
     static final String NO_TASK = "{}";
@@ -80,8 +87,17 @@ final class QueueTools {
      */
     static final int LISTING_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
 
+    /** Room in a result for the headline of a task's work-graph section and its last line. */
+    private static final int GRAPH_MARGIN_TOKENS = 60;
+
+    /** What a "… and 12 more" line takes. */
+    private static final int MORE_LINE_TOKENS = 6;
+
     /** How many blockers a line of {@code get_my_queue} names. */
     static final int QUEUE_LINE_BLOCKERS = 5;
+
+    /** The first line of a page of dead letters. */
+    private static final String DEAD_LETTERS_TITLE = "Dead letters (failed after their last attempt), oldest first:";
 
     /** The filters of {@code get_my_queue}. */
     static final List<String> QUEUE_FILTERS = List.of("all", "ready", "blocked");
@@ -123,7 +139,8 @@ final class QueueTools {
                         addLink(queue),
                         archiveTask(queue),
                         cancelTask(queue),
-                        searchTasks(queue))
+                        searchTasks(queue),
+                        listDeadLetters(queue))
                 .withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
     }
 
@@ -339,7 +356,11 @@ final class QueueTools {
                                         String rendered = TaskJson.within(
                                                         task, view, before.orElse(Integer.MAX_VALUE), TASK_TOKENS)
                                                 .toString();
-                                        return ToolResult.ok(rendered + graphSections(queue, task), result(rendered));
+                                        int room = Toolbox.DEFAULT_RESULT_BUDGET
+                                                - Texts.estimateTokens(rendered)
+                                                - GRAPH_MARGIN_TOKENS;
+                                        return ToolResult.ok(
+                                                rendered + graphSections(queue, task, room), result(rendered));
                                     })
                                     .orElseGet(() -> ToolResult.error(new TaskNotFoundException(taskId).getMessage()));
                         })
@@ -439,13 +460,11 @@ final class QueueTools {
                                 .optionalString("cursor", "The cursor the previous page gave, for the next page"),
                         arguments -> {
                             QueueQuery query = queueQuery(arguments);
-                            QueuePage page;
                             try {
-                                page = queuePageWithinBudget(queue, query);
+                                return ToolResult.ok(queuePageWithinBudget(queue, query));
                             } catch (PageCursorException e) {
                                 return ToolResult.error(e.getMessage());
                             }
-                            return ToolResult.ok(renderQueuePage(queue, query, page));
                         })
                 .withHints(ToolHints.readOnly("List an agent's queue"));
     }
@@ -458,26 +477,48 @@ final class QueueTools {
         } else if (filter.equals("blocked")) {
             query = query.blocked();
         }
-        Optional<String> tag = arguments.optionalName("tag");
+        return paged(
+                arguments,
+                query,
+                QueueQuery.MAX_LIMIT,
+                QueueQuery::withTag,
+                QueueQuery::withLimit,
+                QueueQuery::withCursor);
+    }
+
+    /**
+     * Reads the paging arguments every listing tool takes alike, each optional, into its query: {@code tag} (when
+     * the query has a setter for it), {@code limit} (1 to {@code maxLimit}) and {@code cursor}. Input out of range
+     * is a {@link ToolArgumentException} that names the argument; a cursor of another listing is found only when
+     * the listing reads it.
+     */
+    private static <Q> Q paged(
+            ToolArguments arguments,
+            Q query,
+            int maxLimit,
+            BiFunction<Q, String, Q> withTag,
+            BiFunction<Q, Integer, Q> withLimit,
+            BiFunction<Q, String, Q> withCursor) {
+        Optional<String> tag = withTag == null ? Optional.empty() : arguments.optionalName("tag");
         if (tag.isPresent()) {
             try {
-                query = query.withTag(tag.get());
+                query = withTag.apply(query, tag.get());
             } catch (IllegalArgumentException e) {
                 throw new ToolArgumentException("Argument 'tag': " + e.getMessage() + ".");
             }
         }
         OptionalInt limit = arguments.optionalInt("limit");
         if (limit.isPresent()) {
-            if (limit.getAsInt() < 1 || limit.getAsInt() > QueueQuery.MAX_LIMIT) {
-                throw new ToolArgumentException("Argument 'limit' must be between 1 and " + QueueQuery.MAX_LIMIT
-                        + ", not " + limit.getAsInt() + ".");
+            if (limit.getAsInt() < 1 || limit.getAsInt() > maxLimit) {
+                throw new ToolArgumentException(
+                        "Argument 'limit' must be between 1 and " + maxLimit + ", not " + limit.getAsInt() + ".");
             }
-            query = query.withLimit(limit.getAsInt());
+            query = withLimit.apply(query, limit.getAsInt());
         }
         Optional<String> cursor = arguments.optionalString("cursor");
         if (cursor.isPresent()) {
             try {
-                query = query.withCursor(cursor.get());
+                query = withCursor.apply(query, cursor.get());
             } catch (PageCursorException e) {
                 throw new ToolArgumentException("Argument 'cursor': " + e.getMessage());
             }
@@ -486,23 +527,46 @@ final class QueueTools {
     }
 
     /**
-     * Reads a page of the queue whose lines fit {@link #LISTING_TOKENS}: a page of long lines is read again with
-     * half the limit, so that the result's budget never cuts off the cursor at its end.
+     * Reads a page of the queue whose text fits {@link #LISTING_TOKENS} and returns that text. A task's line is
+     * rendered once however often its page is read (its open blockers are a read of their own).
      */
-    private static QueuePage queuePageWithinBudget(TaskQueue queue, QueueQuery query) {
-        QueuePage page = queue.listQueue(query);
-        while (page.tasks().size() > 1 && Texts.estimateTokens(renderQueuePage(queue, query, page)) > LISTING_TOKENS) {
-            query = query.withLimit(page.tasks().size() / 2);
-            page = queue.listQueue(query);
-        }
-        return page;
+    private static String queuePageWithinBudget(TaskQueue queue, QueueQuery query) {
+        Map<Task, String> lines = new HashMap<>();
+        return withinBudget(
+                query.limit(),
+                limit -> queue.listQueue(query.withLimit(limit)),
+                page -> renderQueuePage(queue, query, page, lines),
+                page -> page.tasks().size());
     }
 
-    private static String renderQueuePage(TaskQueue queue, QueueQuery query, QueuePage page) {
+    /**
+     * Reads a page of a listing whose text fits {@link #LISTING_TOKENS} and returns that text: a page of long lines
+     * is read again with as many tasks as its share of the budget allows, so that the result's budget never cuts
+     * off the cursor at its end. Each page read is rendered once.
+     *
+     * @param limit the page size asked for
+     * @param read reads the page of a size
+     * @param render renders a page
+     * @param size how many tasks a page holds
+     */
+    private static <P> String withinBudget(
+            int limit, IntFunction<P> read, Function<P, String> render, ToIntFunction<P> size) {
+        P page = read.apply(limit);
+        String text = render.apply(page);
+        int shown = size.applyAsInt(page);
+        int tokens = Texts.estimateTokens(text);
+        while (shown > 1 && tokens > LISTING_TOKENS) {
+            page = read.apply(Math.max(1, Math.min(shown - 1, (int) ((long) shown * LISTING_TOKENS / tokens))));
+            text = render.apply(page);
+            shown = size.applyAsInt(page);
+            tokens = Texts.estimateTokens(text);
+        }
+        return text;
+    }
+
+    private static String renderQueuePage(TaskQueue queue, QueueQuery query, QueuePage page, Map<Task, String> lines) {
         String agent = query.assignee();
-        String which = query.readiness() == QueueQuery.Readiness.ALL
-                ? ""
-                : query.readiness().name().toLowerCase(Locale.ROOT) + " ";
+        String which = which(query);
         String tagged = query.tag().map(value -> " tagged '" + value + "'").orElse("");
         if (page.tasks().isEmpty()) {
             String noun = which.isEmpty() ? "tasks" : which + "tasks";
@@ -510,12 +574,12 @@ final class QueueTools {
                     ? "No more " + noun + tagged + " for " + agent
                     : "No " + noun + tagged + " for " + agent;
         }
-        String title =
-                which.isEmpty() ? "Tasks" : Character.toUpperCase(which.charAt(0)) + which.substring(1) + "tasks";
-        StringBuilder text = new StringBuilder(title + " of " + agent + tagged + ":");
+        StringBuilder text = new StringBuilder(queueTitle(query));
         page.tasks().forEach(task -> text.append('\n')
-                .append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH))
-                .append(openBlockersNote(queue, task)));
+                .append(lines.computeIfAbsent(
+                        task,
+                        shown -> TaskJson.listingLine(shown, LISTING_DESCRIPTION_LENGTH)
+                                + openBlockersNote(queue, shown))));
         if (page.hasMore()) {
             text.append('\n')
                     .append(page.remaining())
@@ -524,6 +588,108 @@ final class QueueTools {
                     .append('"');
         }
         return text.toString();
+    }
+
+    /** "ready " or "blocked " for a filtered listing, "" for all tasks. */
+    private static String which(QueueQuery query) {
+        return query.readiness() == QueueQuery.Readiness.ALL
+                ? ""
+                : query.readiness().name().toLowerCase(Locale.ROOT) + " ";
+    }
+
+    /** The first line of a queue page that lists tasks: "Ready tasks of alice tagged 'x':". */
+    private static String queueTitle(QueueQuery query) {
+        String which = which(query);
+        String title =
+                which.isEmpty() ? "Tasks" : Character.toUpperCase(which.charAt(0)) + which.substring(1) + "tasks";
+        return title + " of " + query.assignee()
+                + query.tag().map(value -> " tagged '" + value + "'").orElse("") + ":";
+    }
+
+    static Tool listDeadLetters(TaskQueue queue) {
+        return Tool.of(
+                        LIST_DEAD_LETTERS,
+                        "List the dead letters: tasks of every agent that failed after their last attempt, oldest"
+                                + " first, each with its agent, attempts and newest comment (why it failed). Read one"
+                                + " with get_task; retry it by setting it pending with update_task. Long lists come"
+                                + " in pages: pass the cursor a page ends with to get the next.",
+                        JsonSchema.object()
+                                .optionalInteger(
+                                        "limit",
+                                        "Tasks per page, 1 to " + TaskQueue.MAX_DEAD_LETTER_LIMIT + "; default "
+                                                + QueueQuery.DEFAULT_LIMIT)
+                                .optionalString("cursor", "The cursor the previous page gave, for the next page"),
+                        arguments -> {
+                            DeadLetterQuery query = paged(
+                                    arguments,
+                                    new DeadLetterQuery(QueueQuery.DEFAULT_LIMIT, null),
+                                    TaskQueue.MAX_DEAD_LETTER_LIMIT,
+                                    null,
+                                    DeadLetterQuery::withLimit,
+                                    DeadLetterQuery::withCursor);
+                            try {
+                                return ToolResult.ok(withinBudget(
+                                        query.limit(),
+                                        limit -> queue.deadLetters(limit, query.cursor()),
+                                        page -> deadLettersText(queue, query, page),
+                                        page -> page.tasks().size()));
+                            } catch (PageCursorException e) {
+                                return ToolResult.error(e.getMessage());
+                            }
+                        })
+                .withHints(ToolHints.readOnly("List the dead letters"));
+    }
+
+    /** The paging arguments of {@code list_dead_letters}. */
+    private record DeadLetterQuery(int limit, String cursor) {
+        DeadLetterQuery withLimit(int value) {
+            return new DeadLetterQuery(value, cursor);
+        }
+
+        DeadLetterQuery withCursor(String value) {
+            if (value.isBlank() || value.length() > QueueQuery.MAX_CURSOR_LENGTH) {
+                throw new PageCursorException("cursor is not one list_dead_letters returned (" + value.length()
+                        + " characters); list the dead letters again without a cursor");
+            }
+            return new DeadLetterQuery(limit, value);
+        }
+    }
+
+    private static String deadLettersText(TaskQueue queue, DeadLetterQuery query, QueuePage page) {
+        if (page.tasks().isEmpty()) {
+            return query.cursor() == null ? "No dead letters" : "No more dead letters";
+        }
+        StringBuilder text = new StringBuilder(DEAD_LETTERS_TITLE);
+        for (Task task : page.tasks()) {
+            text.append('\n').append(deadLetterLine(queue, task));
+        }
+        if (page.hasMore()) {
+            text.append('\n')
+                    .append(page.remaining())
+                    .append(" more: call list_dead_letters again with cursor \"")
+                    .append(page.cursor())
+                    .append('"');
+        }
+        return text.toString();
+    }
+
+    /** "#12 failed p0: Send the report @mailer, attempt 3 of 3; last comment by taskagent: The lease of …". */
+    private static String deadLetterLine(TaskQueue queue, Task task) {
+        StringBuilder line = new StringBuilder(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH));
+        line.append(" @").append(task.assignee()).append(", attempt ").append(task.attempt());
+        if (task.maxAttempts() > 0) {
+            line.append(" of ").append(task.maxAttempts());
+        } else {
+            line.append(" of ").append(queue.maxAttempts());
+        }
+        if (!task.comments().isEmpty()) {
+            var newest = task.comments().get(task.comments().size() - 1);
+            line.append("; last comment by ")
+                    .append(newest.author())
+                    .append(": ")
+                    .append(Texts.abbreviate(Texts.oneLine(newest.text()), LISTING_DESCRIPTION_LENGTH));
+        }
+        return line.toString();
     }
 
     static Tool searchTasks(TaskQueue queue) {
@@ -547,41 +713,44 @@ final class QueueTools {
                                 .optionalString("cursor", "The cursor the previous page gave, for the next page"),
                         arguments -> {
                             SearchQuery query = searchQuery(arguments);
-                            SearchPage page;
                             try {
-                                page = queue.search(query);
+                                return ToolResult.ok(withinBudget(
+                                        query.limit(),
+                                        limit -> queue.search(query.withLimit(limit)),
+                                        page -> renderSearchPage(query, page),
+                                        page -> page.tasks().size()));
                             } catch (SearchCursorException e) {
                                 return ToolResult.error(e.getMessage());
                             } catch (UnsupportedOperationException e) {
                                 return ToolResult.error("This task store cannot search tasks; use get_my_queue or"
                                         + " get_task instead.");
                             }
-                            String words = String.join(" ", query.words());
-                            if (page.tasks().isEmpty()) {
-                                return ToolResult.ok(
-                                        query.cursor().isPresent()
-                                                ? "No more tasks match '" + words + "'."
-                                                : "No tasks match '" + words + "'" + filtersNote(query) + ".");
-                            }
-                            StringBuilder text = new StringBuilder(
-                                    "Tasks matching '" + words + "'" + filtersNote(query) + ", best first:");
-                            for (Task task : page.tasks()) {
-                                text.append('\n').append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH));
-                                if (task.assignee() != null) {
-                                    text.append(" @").append(task.assignee());
-                                }
-                            }
-                            if (page.hasMore()) {
-                                text.append("\n")
-                                        .append(page.remaining())
-                                        .append(" more: call search_tasks again with the same query and filters"
-                                                + " and cursor \"")
-                                        .append(page.cursor())
-                                        .append('"');
-                            }
-                            return ToolResult.ok(text.toString());
                         })
                 .withHints(ToolHints.readOnly("Search tasks"));
+    }
+
+    private static String renderSearchPage(SearchQuery query, SearchPage page) {
+        String words = String.join(" ", query.words());
+        if (page.tasks().isEmpty()) {
+            return query.cursor().isPresent()
+                    ? "No more tasks match '" + words + "'."
+                    : "No tasks match '" + words + "'" + filtersNote(query) + ".";
+        }
+        StringBuilder text = new StringBuilder("Tasks matching '" + words + "'" + filtersNote(query) + ", best first:");
+        for (Task task : page.tasks()) {
+            text.append('\n').append(TaskJson.listingLine(task, LISTING_DESCRIPTION_LENGTH));
+            if (task.assignee() != null) {
+                text.append(" @").append(task.assignee());
+            }
+        }
+        if (page.hasMore()) {
+            text.append("\n")
+                    .append(page.remaining())
+                    .append(" more: call search_tasks again with the same query and filters and cursor \"")
+                    .append(page.cursor())
+                    .append('"');
+        }
+        return text.toString();
     }
 
     private static SearchQuery searchQuery(ToolArguments arguments) {
@@ -604,34 +773,16 @@ final class QueueTools {
         if (session.isPresent()) {
             query = query.withSession(session.get());
         }
-        Optional<String> tag = arguments.optionalName("tag");
-        if (tag.isPresent()) {
-            try {
-                query = query.withTag(tag.get());
-            } catch (IllegalArgumentException e) {
-                throw new ToolArgumentException("Argument 'tag': " + e.getMessage() + ".");
-            }
-        }
         if (arguments.optionalBoolean("include_archived").orElse(false)) {
             query = query.includingArchived();
         }
-        OptionalInt limit = arguments.optionalInt("limit");
-        if (limit.isPresent()) {
-            if (limit.getAsInt() < 1 || limit.getAsInt() > SearchQuery.MAX_LIMIT) {
-                throw new ToolArgumentException("Argument 'limit' must be between 1 and " + SearchQuery.MAX_LIMIT
-                        + ", not " + limit.getAsInt() + ".");
-            }
-            query = query.withLimit(limit.getAsInt());
-        }
-        Optional<String> cursor = arguments.optionalString("cursor");
-        if (cursor.isPresent()) {
-            try {
-                query = query.withCursor(cursor.get());
-            } catch (SearchCursorException e) {
-                throw new ToolArgumentException("Argument 'cursor': " + e.getMessage());
-            }
-        }
-        return query;
+        return paged(
+                arguments,
+                query,
+                SearchQuery.MAX_LIMIT,
+                SearchQuery::withTag,
+                SearchQuery::withLimit,
+                SearchQuery::withCursor);
     }
 
     private static String filtersNote(SearchQuery query) {
@@ -924,8 +1075,13 @@ final class QueueTools {
         return " — waits for " + named + more;
     }
 
-    /** The blockers, dependants and subtasks of a task, each with its status; empty when it has none. */
-    private static String graphSections(TaskQueue queue, Task task) {
+    /**
+     * The blockers, dependants and subtasks of a task, each with its status; empty when it has none. The sections
+     * take at most {@code tokens} (estimated): a section lists fewer tasks when their lines would take more, and
+     * counts the rest.
+     */
+    private static String graphSections(TaskQueue queue, Task task, int tokens) {
+        int[] room = {tokens};
         StringBuilder text = new StringBuilder();
         if (!task.blockedBy().isEmpty()) {
             List<Task> blockers = queue.blockers(task.id());
@@ -934,7 +1090,7 @@ final class QueueTools {
                     .append(" of ")
                     .append(blockers.size())
                     .append(" unfinished):");
-            listed(text, blockers);
+            listed(text, blockers, room);
             if (blockers.stream().anyMatch(blocker -> blocker.status() == TaskStatus.FAILED)) {
                 text.append("\nA failed task it waits for keeps it blocked: retry that task, or remove the"
                         + " dependency with remove_dependency.");
@@ -944,7 +1100,7 @@ final class QueueTools {
         List<Task> dependants = around.get(0);
         if (!dependants.isEmpty()) {
             text.append("\nWaited for by:");
-            listed(text, dependants);
+            listed(text, dependants, room);
         }
         List<Task> children =
                 around.get(1).stream().filter(child -> !child.archived()).toList();
@@ -957,16 +1113,27 @@ final class QueueTools {
                     .append('/')
                     .append(children.size())
                     .append(" done):");
-            listed(text, children);
+            listed(text, children, room);
         }
         return text.toString();
     }
 
-    private static void listed(StringBuilder text, List<Task> tasks) {
-        tasks.stream().limit(GRAPH_LISTING_LIMIT).forEach(each -> text.append('\n')
-                .append(TaskJson.listingLine(each, LISTING_DESCRIPTION_LENGTH)));
-        if (tasks.size() > GRAPH_LISTING_LIMIT) {
-            text.append("\n… and ").append(tasks.size() - GRAPH_LISTING_LIMIT).append(" more");
+    /** Lists up to {@link #GRAPH_LISTING_LIMIT} tasks while their lines fit {@code room[0]} tokens; counts the rest. */
+    private static void listed(StringBuilder text, List<Task> tasks, int[] room) {
+        int shown = 0;
+        for (Task each : tasks) {
+            String line = TaskJson.listingLine(each, LISTING_DESCRIPTION_LENGTH);
+            int cost = Texts.estimateTokens(line) + 1;
+            if (shown == GRAPH_LISTING_LIMIT || cost > room[0] - MORE_LINE_TOKENS) {
+                break;
+            }
+            text.append('\n').append(line);
+            room[0] -= cost;
+            shown++;
+        }
+        if (tasks.size() > shown) {
+            text.append("\n… and ").append(tasks.size() - shown).append(" more");
+            room[0] -= MORE_LINE_TOKENS;
         }
     }
 

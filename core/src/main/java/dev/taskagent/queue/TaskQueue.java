@@ -15,6 +15,7 @@ import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.QueuePaging;
+import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.ClaimLostException;
@@ -33,6 +34,7 @@ import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.Toolbox;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,6 +115,12 @@ public final class TaskQueue {
      */
     public static final int MAX_RETRY_COMMENT = Task.MAX_TEXT_LENGTH - 100;
 
+    /** The most dead letters one page of {@link #deadLetters(int, String)} lists. */
+    public static final int MAX_DEAD_LETTER_LIMIT = 100;
+
+    /** What names the dead letters' listing in its cursors. */
+    private static final String DEAD_LETTERS = "dead-letters";
+
     private final TransactionRunner runner;
     private final String sessionId;
     private final Duration leaseDuration;
@@ -159,8 +167,9 @@ public final class TaskQueue {
     /**
      * Returns the queue's full toolset for a model: {@code signup_for_task}, {@code complete_task},
      * {@code heartbeat_task}, {@code move_task}, {@code create_task}, {@code get_task}, {@code
-     * update_task}, {@code get_my_queue}, {@code add_comment}, {@code add_link}, {@code archive_task} and {@code
-     * search_tasks} (words in descriptions, steps, progress and comments; filtered; paged by a cursor).
+     * update_task}, {@code get_my_queue}, {@code add_comment}, {@code add_link}, {@code archive_task}, {@code
+     * cancel_task}, {@code search_tasks} (words in descriptions, steps, progress and comments; filtered; paged by a
+     * cursor) and {@code list_dead_letters} ({@link #deadLetters(int, String)}).
      * Their results are short texts, the task as compact JSON where the tool returns one; bad input,
      * refused moves and lost claims are soft errors ({@code isError}).
      *
@@ -190,7 +199,7 @@ public final class TaskQueue {
      * Returns the lean toolset of a model that only works tasks: {@code signup_for_task}, {@code
      * complete_task}, {@code move_task}, {@code add_comment} and {@code get_task}. Every request carries
      * the definitions of the tools a model is given, so a worker pays for five definitions instead of
-     * thirteen.
+     * fourteen.
      *
      * @return the toolbox, immutable and thread-safe
      */
@@ -956,6 +965,66 @@ public final class TaskQueue {
     public SearchPage search(SearchQuery query) {
         Objects.requireNonNull(query, "query");
         return store().searchTasks(query);
+    }
+
+    /**
+     * Lists one page of the dead letters: the tasks that failed after their last attempt (their attempt at least
+     * their own limit, else the queue's {@linkplain Builder#maxAttempts(int) default}), whether a reclaim failed
+     * them when their last lease expired or their last attempt ended with {@link #retry} or a failed completion;
+     * not archived, of every agent, oldest (lowest id) first. Pass a page's {@link QueuePage#nextCursor() cursor}
+     * back for the next page: the first page fixes which tasks the listing covers, so tasks that fail between the
+     * pages never shift one, and no dead letter is returned twice or left out. Retrying a dead letter ({@link
+     * #update} to pending) or archiving it takes it off the list.
+     *
+     * @param limit the page size, 1 to {@value #MAX_DEAD_LETTER_LIMIT}
+     * @param cursor the cursor the previous page gave; null for the first page
+     * @return one page, with how many dead letters follow
+     * @throws IllegalArgumentException if the limit is out of range
+     * @throws dev.taskagent.store.PageCursorException if the cursor is not one this listing returned, or was changed
+     *     or cut
+     */
+    public QueuePage deadLetters(int limit, String cursor) {
+        if (limit < 1 || limit > MAX_DEAD_LETTER_LIMIT) {
+            throw new IllegalArgumentException(
+                    "limit must be between 1 and " + MAX_DEAD_LETTER_LIMIT + ", was " + limit);
+        }
+        Optional<SearchCursors.ListingPosition> after = SearchCursors.decode(DEAD_LETTERS, cursor);
+        List<Task> dead = store().inTransaction(transaction -> {
+            List<Task> found = new ArrayList<>();
+            for (String agent : transaction.listAssignees()) {
+                transaction.listQueue(agent).stream().filter(this::isDeadLetter).forEach(found::add);
+            }
+            return found;
+        });
+        long watermark = after.map(SearchCursors.ListingPosition::watermark)
+                .orElseGet(() -> dead.stream().mapToLong(Task::id).max().orElse(0));
+        long lastId = after.map(SearchCursors.ListingPosition::lastId).orElse(0L);
+        List<Task> following = dead.stream()
+                .filter(task -> task.id() > lastId && task.id() <= watermark)
+                .sorted(Comparator.comparingLong(Task::id))
+                .toList();
+        List<Task> page = following.subList(0, Math.min(limit, following.size()));
+        long remaining = following.size() - page.size();
+        return new QueuePage(
+                page,
+                remaining,
+                remaining == 0
+                        ? null
+                        : SearchCursors.encode(
+                                DEAD_LETTERS,
+                                new SearchCursors.ListingPosition(
+                                        watermark, page.get(page.size() - 1).id())));
+    }
+
+    /**
+     * Tells whether a task is a dead letter: failed after its last attempt (its attempt at least its own limit,
+     * else the queue's default).
+     *
+     * @param task the task
+     * @return true for a dead letter
+     */
+    public boolean isDeadLetter(Task task) {
+        return task.status() == TaskStatus.FAILED && task.attempt() >= Leases.maxAttemptsOf(task, maxAttempts);
     }
 
     /**

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * One page of an agent's queue in claim order, with how many tasks follow and the cursor of the next page
- * (TS-2.6 of {@link TaskStore}).
+ * (TS-2.6 of {@link TaskStore}); also one page of the dead letters, by id ({@link
+ * dev.taskagent.queue.TaskQueue#deadLetters(int, String)}).
  *
  * <p>Paging is stable while tasks are added: the cursor holds the place of the last task in the claim order
  * (priority, creation time, id), not a count, and the first page fixes which tasks the listing covers (those that
@@ -15,7 +16,7 @@ import java.util.Optional;
  *
  * <p>Immutable and thread-safe.
  *
- * @param tasks the tasks of this page, in claim order; at most the query's limit
+ * @param tasks the tasks of this page, in the listing's order; at most the query's limit
  * @param remaining how many tasks of the listing follow this page (0 on the last page)
  * @param cursor the cursor of the next page ({@link QueueQuery#withCursor(String)}); null on the last page
  */

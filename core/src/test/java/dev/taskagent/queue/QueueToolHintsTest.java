@@ -54,7 +54,8 @@ class QueueToolHintsTest {
                         Map.entry(
                                 "cancel_task",
                                 ToolHints.writing("Cancel a task").destructive().idempotent()),
-                        Map.entry("search_tasks", ToolHints.readOnly("Search tasks")));
+                        Map.entry("search_tasks", ToolHints.readOnly("Search tasks")),
+                        Map.entry("list_dead_letters", ToolHints.readOnly("List the dead letters")));
     }
 
     @Test

@@ -106,7 +106,7 @@ class TaskQueueArgumentsTest {
 
     @Test
     void everyToolHasADescriptionAndADeclaredSchema() {
-        assertThat(queue.tools().definitions()).hasSize(13).allSatisfy(definition -> {
+        assertThat(queue.tools().definitions()).hasSize(14).allSatisfy(definition -> {
             assertThat(definition.description()).isNotBlank().endsWith(".");
             assertThat(definition.parametersSchemaJson()).startsWith("{\"type\":\"object\"");
         });

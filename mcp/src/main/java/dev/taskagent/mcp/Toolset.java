@@ -12,7 +12,8 @@ public enum Toolset {
     /**
      * The full queue toolset: {@code signup_for_task}, {@code complete_task}, {@code heartbeat_task},
      * {@code move_task}, {@code create_task}, {@code get_task}, {@code update_task}, {@code get_my_queue},
-     * {@code add_comment}, {@code add_link}, {@code archive_task}, {@code cancel_task}, {@code search_tasks}.
+     * {@code add_comment}, {@code add_link}, {@code archive_task}, {@code cancel_task}, {@code search_tasks},
+     * {@code list_dead_letters}.
      */
     QUEUE("queue"),
     /**

@@ -83,6 +83,7 @@ class JavaClientToolsTest {
                         "archive_task",
                         "cancel_task",
                         "search_tasks",
+                        "list_dead_letters",
                         "list_tasks",
                         "get_task_with_steps",
                         "list_user_tasks",
@@ -105,6 +106,7 @@ class JavaClientToolsTest {
                         "get_my_queue",
                         "get_task",
                         "get_task_with_steps",
+                        "list_dead_letters",
                         "list_tasks",
                         "list_user_tasks",
                         "search_tasks");

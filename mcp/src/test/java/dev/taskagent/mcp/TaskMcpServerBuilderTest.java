@@ -62,7 +62,7 @@ class TaskMcpServerBuilderTest {
         TaskMcpServer server = TaskMcpServer.builder(store).bind("127.0.0.1", 0).build();
 
         assertThat(server.toolNames()).doesNotContain("run_user_task", "list_user_tasks");
-        assertThat(server.toolNames()).hasSize(13);
+        assertThat(server.toolNames()).hasSize(14);
     }
 
     @Test
@@ -98,7 +98,7 @@ class TaskMcpServerBuilderTest {
                 .bind("127.0.0.1", 0)
                 .build();
 
-        assertThat(server.toolNames()).hasSize(13).startsWith("signup_for_task", "complete_task", "heartbeat_task");
+        assertThat(server.toolNames()).hasSize(14).startsWith("signup_for_task", "complete_task", "heartbeat_task");
     }
 
     @Test

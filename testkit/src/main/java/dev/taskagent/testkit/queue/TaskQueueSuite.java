@@ -49,6 +49,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -1254,7 +1255,7 @@ public abstract class TaskQueueSuite {
     // ----------------------------------------------------------------- tools
 
     @Test
-    void theToolboxOffersTheThirteenQueueToolsAndTheWorkerToolboxFive() {
+    void theToolboxOffersTheFourteenQueueToolsAndTheWorkerToolboxFive() {
         assertThat(tools.names())
                 .containsExactly(
                         "signup_for_task",
@@ -1269,7 +1270,8 @@ public abstract class TaskQueueSuite {
                         "add_link",
                         "archive_task",
                         "cancel_task",
-                        "search_tasks");
+                        "search_tasks",
+                        "list_dead_letters");
         assertThat(queue.workerTools().names())
                 .containsExactly("signup_for_task", "complete_task", "move_task", "add_comment", "get_task");
         assertThat(tools.definitions())
@@ -1660,6 +1662,192 @@ public abstract class TaskQueueSuite {
                         .tasks())
                 .extracting(Task::description)
                 .containsExactly("Two");
+    }
+
+    @Test
+    void getMyQueueToolReadsTheBlockersOfEachListedTaskOnceWhenItShrinksAPageToTheBudget() {
+        List<Long> blockerIds = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            Task blocker = create("bob", 0, "Blocker " + i);
+            blockerIds.add(blocker.id());
+            StringBuilder description = new StringBuilder();
+            for (int word = 0; word < 30; word++) {
+                description.append("w").append(i).append('x').append(word).append(' ');
+            }
+            queue.create(queue.newTask(description.toString().strip())
+                    .assignee("alice")
+                    .blockedBy(blocker.id())
+                    .build());
+        }
+        Map<Long, AtomicInteger> reads = new ConcurrentHashMap<>();
+        TaskStore counting = new TaskStore() {
+            @Override
+            public <R> R inTransaction(dev.taskagent.store.TransactionWork<R> work) {
+                return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
+                    @Override
+                    public Optional<Task> findTask(long taskId) {
+                        reads.computeIfAbsent(taskId, id -> new AtomicInteger()).incrementAndGet();
+                        return super.findTask(taskId);
+                    }
+                }));
+            }
+        };
+
+        ToolResult page = TaskQueue.builder(counting)
+                .build()
+                .tools()
+                .call(new ToolCall("counted", "get_my_queue", "{\"agent_name\":\"alice\",\"limit\":100}"));
+
+        List<Long> listed = listedIds(page.text());
+        assertThat(listed).as(page.text()).hasSizeBetween(1, 99);
+        assertThat(page.text()).contains("\n" + (100 - listed.size()) + " more: call get_my_queue again");
+        assertThat(page.text()).contains(" — waits for #" + blockerIds.get(0) + " (pending)");
+        assertThat(blockerIds)
+                .as("each blocker is read at most once, however often its dependant's page was read")
+                .allSatisfy(id -> assertThat(
+                                reads.getOrDefault(id, new AtomicInteger()).get())
+                        .as("reads of blocker #" + id)
+                        .isLessThanOrEqualTo(1));
+    }
+
+    @Test
+    void deadLettersListTheTasksThatFailedAfterTheirLastAttemptOldestFirstInPages() {
+        TaskQueue noBackoff =
+                TaskQueue.builder(store).backoff(Backoff.none()).maxAttempts(2).build();
+        Task retried = noBackoff.create(
+                noBackoff.newTask("Import the invoices").assignee("alice").build());
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            Task claimed = noBackoff.claimNext("alice").orElseThrow();
+            noBackoff.retry(claimed.id(), "alice", claimed.attempt(), "HTTP 503 from the ERP.");
+        }
+        Task ownLimit = noBackoff.create(noBackoff
+                .newTask("Send the report")
+                .assignee("bob")
+                .maxAttempts(1)
+                .build());
+        Task claimedOnce = noBackoff.claimNext("bob").orElseThrow();
+        noBackoff.complete(claimedOnce.id(), "bob", 1, TaskStatus.FAILED, "The mail server refused it.");
+        Task failedEarly = noBackoff.create(
+                noBackoff.newTask("Failed at once").assignee("carol").build());
+        noBackoff.complete(noBackoff.claimNext("carol").orElseThrow().id(), "carol", 1, TaskStatus.FAILED, null);
+        Task archived = noBackoff.create(noBackoff
+                .newTask("Archived dead letter")
+                .assignee("carol")
+                .maxAttempts(1)
+                .build());
+        noBackoff.complete(noBackoff.claimNext("carol").orElseThrow().id(), "carol", 1, TaskStatus.FAILED, null);
+        noBackoff.archive(archived.id());
+        Task third = noBackoff.create(noBackoff
+                .newTask("Third dead letter")
+                .assignee("dave")
+                .maxAttempts(1)
+                .build());
+        noBackoff.retry(noBackoff.claimNext("dave").orElseThrow().id(), "dave", 1, "Out of disk.");
+        create("alice", 0, "Still pending");
+
+        QueuePage first = noBackoff.deadLetters(2, null);
+        Task later = noBackoff.create(noBackoff
+                .newTask("Failed between the pages")
+                .assignee("erin")
+                .maxAttempts(1)
+                .build());
+        noBackoff.retry(noBackoff.claimNext("erin").orElseThrow().id(), "erin", 1, "Gone.");
+        QueuePage second = noBackoff.deadLetters(2, first.cursor());
+
+        assertThat(first.tasks()).extracting(Task::id).containsExactly(retried.id(), ownLimit.id());
+        assertThat(first.remaining()).isEqualTo(1);
+        assertThat(second.tasks()).extracting(Task::id).containsExactly(third.id());
+        assertThat(second.hasMore()).isFalse();
+        assertThat(noBackoff.deadLetters(100, null).tasks())
+                .extracting(Task::id)
+                .containsExactly(retried.id(), ownLimit.id(), third.id(), later.id())
+                .doesNotContain(failedEarly.id(), archived.id());
+        assertThat(noBackoff.isDeadLetter(store.findTask(failedEarly.id()).orElseThrow()))
+                .isFalse();
+        assertThatThrownBy(() -> noBackoff.deadLetters(0, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("limit must be between 1 and 100, was 0");
+        assertThatThrownBy(() -> noBackoff.deadLetters(101, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> noBackoff.deadLetters(1, "not-a-cursor"))
+                .isInstanceOf(PageCursorException.class)
+                .hasMessageStartingWith("The cursor cannot be used");
+        String queueCursor =
+                noBackoff.listQueue(QueueQuery.of("alice").withLimit(1)).cursor();
+        assertThatThrownBy(() -> noBackoff.deadLetters(1, queueCursor)).isInstanceOf(PageCursorException.class);
+    }
+
+    @Test
+    void listDeadLettersToolPagesWithinTheBudgetAndRefusesBadInput() {
+        assertThat(call("list_dead_letters", "{}")).isEqualTo(ToolResult.ok("No dead letters"));
+        TaskQueue oneAttempt = TaskQueue.builder(store).maxAttempts(1).build();
+        List<Long> dead = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            Task task = oneAttempt.create(oneAttempt
+                    .newTask("Dead letter " + i + " " + "x".repeat(200))
+                    .assignee("alice")
+                    .build());
+            Task claimed = oneAttempt.claimNext("alice").orElseThrow();
+            oneAttempt.retry(claimed.id(), "alice", 1, "Failure " + i + ": " + "y".repeat(300));
+            dead.add(task.id());
+        }
+        events.clear();
+
+        ToolResult first = call("list_dead_letters", "{\"limit\":2}");
+        assertThat(first.isError()).isFalse();
+        assertThat(first.text())
+                .startsWith("Dead letters (failed after their last attempt), oldest first:\n#" + dead.get(0)
+                        + " failed p0: Dead letter 0 ")
+                .contains(" @alice, attempt 1 of 1; last comment by alice: Failure 0: yyy")
+                .contains("\n28 more: call list_dead_letters again with cursor \"");
+        List<Long> seen = new ArrayList<>(listedIds(first.text()));
+        String cursor = deadLettersCursor(first.text()).orElseThrow();
+        ToolResult all = call("list_dead_letters", "{\"limit\":100,\"cursor\":" + quote(cursor) + "}");
+        List<Long> rest = listedIds(all.text());
+        assertThat(rest)
+                .as("a page of long lines holds fewer tasks than the limit")
+                .hasSizeBetween(1, 27);
+        assertThat(all.text()).doesNotContain("cut here").contains((28 - rest.size()) + " more: ");
+        seen.addAll(rest);
+        Optional<String> next = deadLettersCursor(all.text());
+        while (next.isPresent()) {
+            ToolResult page = call("list_dead_letters", "{\"limit\":100,\"cursor\":" + quote(next.get()) + "}");
+            assertThat(page.isError()).as(page.text()).isFalse();
+            seen.addAll(listedIds(page.text()));
+            next = deadLettersCursor(page.text());
+        }
+        assertThat(seen).containsExactlyElementsOf(dead);
+
+        assertThat(call("list_dead_letters", "{\"limit\":0}"))
+                .isEqualTo(ToolResult.error("Argument 'limit' must be between 1 and 100, not 0."));
+        assertThat(call("list_dead_letters", "{\"limit\":101}"))
+                .isEqualTo(ToolResult.error("Argument 'limit' must be between 1 and 100, not 101."));
+        assertThat(call("list_dead_letters", "{\"limit\":\"ten\"}").isError()).isTrue();
+        assertThat(call("list_dead_letters", "{\"cursor\":" + quote(cursor.substring(0, 20)) + "}"))
+                .isEqualTo(ToolResult.error("The cursor cannot be used: it is not a cursor a listing returned"
+                        + " (changed or cut). Pass the cursor exactly as the previous page returned it, or list"
+                        + " again without a cursor."));
+        assertThat(call("list_dead_letters", "{\"cursor\":\" \"}").text())
+                .startsWith("Argument 'cursor': cursor is not one list_dead_letters returned");
+        assertThat(call("list_dead_letters", "{\"cursor\":" + quote("A".repeat(10_000)) + "}")
+                        .isError())
+                .isTrue();
+        create("bob", 0, "One");
+        create("bob", 0, "Two");
+        String queueCursor = nextCursor(call("get_my_queue", "{\"agent_name\":\"bob\",\"limit\":1}")
+                        .text())
+                .orElseThrow();
+        ToolResult foreign = call("list_dead_letters", "{\"cursor\":" + quote(queueCursor) + "}");
+        assertThat(foreign.isError()).isTrue();
+        assertThat(foreign.text()).startsWith("The cursor cannot be used");
+        assertThat(events)
+                .filteredOn(event -> !(event instanceof TaskEvent.Created))
+                .isEmpty();
+    }
+
+    private static Optional<String> deadLettersCursor(String text) {
+        Matcher matcher = Pattern.compile("more: call list_dead_letters again with cursor \"([^\"]+)\"$")
+                .matcher(text);
+        return matcher.find() ? Optional.of(matcher.group(1)) : Optional.empty();
     }
 
     private static List<Long> listedIds(String text) {
