@@ -48,8 +48,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Batches.</b> The worker claims for all its free threads at once, up to as many tasks again ahead
  *       of them, in one transaction ({@link TaskQueue#claimUpTo(String, int)}), and writes the successes of
  *       many handlers in one ({@link TaskQueue#completeAll(String, List)}), so that a busy worker pays about
- *       two transactions per batch instead of two per task. A task claimed ahead waits at most until a thread
- *       frees up; its lease is renewed meanwhile, and closing the worker releases it at once.
+ *       two transactions per batch instead of two per task; the next batch is claimed while the successes of
+ *       the last are written. A task claimed ahead waits at most until a thread frees up; its lease is renewed
+ *       meanwhile, and closing the worker releases it at once.
  *   <li><b>Outcomes.</b> A handler that returns completes the task with success. One that throws ends the
  *       attempt ({@link TaskQueue#retry(long, String, int, String)}): the task goes back to the queue with a
  *       comment naming the exception while it has attempts left (its own limit, else the queue's) and waits for
@@ -112,6 +113,8 @@ public final class TaskWorker implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Every claim the worker holds: waiting for a thread, being handled, or waiting for its success's write. */
     private final Map<Long, Claim> held = new ConcurrentHashMap<>();
+    /** How many claims of {@link #held} are successes queued for the writer or being written. */
+    private final AtomicInteger awaitingWrite = new AtomicInteger();
     /** Handled successes, for the writer to complete in batches. */
     private final ConcurrentLinkedQueue<Claim> succeeded = new ConcurrentLinkedQueue<>();
 
@@ -292,10 +295,13 @@ public final class TaskWorker implements AutoCloseable {
             // Note the wake-ups first: a task created or a claim ended from here on wakes the wait below.
             long seen = wakeUpsSoFar();
             int holding = held.size();
-            int room = maxHeld - holding;
+            // Successes waiting for their write hold no thread: claim past them, so that the next batch is
+            // claimed while the last one is written, up to as many again.
+            int running = holding - awaitingWrite.get();
+            int room = Math.min(maxHeld - running, 2 * maxHeld - holding);
             // Claim when a thread is idle, or when half the room is free: not for every claim that ends, so that
             // a busy worker claims in batches.
-            if (holding >= concurrency && room < maxHeld / 2) {
+            if (room <= 0 || (running >= concurrency && room < maxHeld / 2)) {
                 waitForWork(seen, pollInterval.toMillis());
                 continue;
             }
@@ -451,8 +457,10 @@ public final class TaskWorker implements AutoCloseable {
             return; // the claim was lost or released by close() meanwhile: the newer state stands
         }
         if (failure == null) {
+            awaitingWrite.incrementAndGet();
             succeeded.add(claim);
             LockSupport.unpark(writer);
+            wakeAll(); // its thread is free: the next batch may be claimed while this one is written
         } else {
             fail(task, failure);
             ended(claim);
@@ -551,6 +559,7 @@ public final class TaskWorker implements AutoCloseable {
             batch.forEach(claim -> outcomeNotWritten(claim.task(), e));
         }
         batch.forEach(claim -> held.remove(claim.task().id(), claim));
+        awaitingWrite.addAndGet(-batch.size());
         wakeAll();
     }
 
