@@ -974,7 +974,9 @@ public final class TaskQueue {
      * not archived, of every agent, oldest (lowest id) first. Pass a page's {@link QueuePage#nextCursor() cursor}
      * back for the next page: the first page fixes which tasks the listing covers, so tasks that fail between the
      * pages never shift one, and no dead letter is returned twice or left out. Retrying a dead letter ({@link
-     * #update} to pending) or archiving it takes it off the list.
+     * #update} to pending) or archiving it takes it off the list. Each page reads every agent's queue (as the
+     * board's dead-letter list does), so its cost grows with the store, not with the page; a failed MCP task
+     * (a tool call that answered with an error, one attempt) is a dead letter too.
      *
      * @param limit the page size, 1 to {@value #MAX_DEAD_LETTER_LIMIT}
      * @param cursor the cursor the previous page gave; null for the first page
@@ -982,6 +984,7 @@ public final class TaskQueue {
      * @throws IllegalArgumentException if the limit is out of range
      * @throws dev.taskagent.store.PageCursorException if the cursor is not one this listing returned, or was changed
      *     or cut
+     * @throws UnsupportedOperationException if the store cannot list its agents ({@code listAssignees})
      */
     public QueuePage deadLetters(int limit, String cursor) {
         if (limit < 1 || limit > MAX_DEAD_LETTER_LIMIT) {

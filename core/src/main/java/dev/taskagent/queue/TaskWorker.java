@@ -103,7 +103,10 @@ public final class TaskWorker implements AutoCloseable {
     private final Duration pollInterval;
     private final Duration drainTimeout;
     private final int concurrency;
-    /** The most claims held at once: one per thread, and as many again claimed ahead. */
+    /**
+     * The most claims held at once that are not successes waiting for their write: one per thread, and as many
+     * again claimed ahead. The successes waiting for their write may add as many again.
+     */
     private final int maxHeld;
 
     private final ThreadPoolExecutor handlers;
@@ -132,6 +135,12 @@ public final class TaskWorker implements AutoCloseable {
     private FeedSubscription subscription;
     /** Whether the store has no event feed. */
     private boolean feedless;
+    /** How many claims in a row came back with all they asked for. */
+    private int fullClaims;
+    /** When to try to follow the feed again after it could not be read ({@link System#nanoTime()}). */
+    private long subscribeAgainAt;
+    /** Whether the dispatcher follows the feed (then a freed thread does not wake it: its queue ran dry). */
+    private volatile boolean following;
     /** The wake-up count for which {@link #scheduledDeadline} was asked of the store, or -1. */
     private long scheduledAsOf = -1;
     /** When the idle dispatcher claims again ({@link System#nanoTime()}), unless woken before. */
@@ -142,6 +151,8 @@ public final class TaskWorker implements AutoCloseable {
         private final Task task;
         private final TaskWorker worker;
         private Thread thread;
+        /** Set when its success is queued for the writer: then the write, not a renewal, settles the claim. */
+        private volatile boolean awaitingWrite;
 
         Claim(Task task, TaskWorker worker) {
             this.task = task;
@@ -306,12 +317,11 @@ public final class TaskWorker implements AutoCloseable {
                 continue;
             }
             List<Task> claimed = claimQuietly(room);
-            if (claimed.size() == room && subscription != null) {
-                // More work than room: the claims that end wake the dispatcher, the feed's events would not help.
-                subscription.close();
-                subscription = null;
-            }
+            fullClaims = claimed.size() == room ? fullClaims + 1 : 0;
             if (claimed.isEmpty()) {
+                if (subscription != null && subscription.failure().isPresent()) {
+                    dropSubscription(); // it stopped by itself: follow the feed anew
+                }
                 if (subscription == null && !feedless && subscribe()) {
                     continue; // claim once more: a task created before the subscription began is not missed
                 }
@@ -331,7 +341,18 @@ public final class TaskWorker implements AutoCloseable {
                     releaseUnfinished(task);
                 }
             }
+            if (fullClaims >= 2 && subscription != null) {
+                // More work than room, twice running: the claims that end wake the dispatcher, and the feed's
+                // events would only cost their reading. Dropped after the tasks went to their threads.
+                dropSubscription();
+            }
         }
+    }
+
+    private void dropSubscription() {
+        following = false;
+        subscription.close();
+        subscription = null;
     }
 
     private List<Task> claimQuietly(int limit) {
@@ -412,6 +433,9 @@ public final class TaskWorker implements AutoCloseable {
 
     /** Follows the feed from its end; false when the store has none or it cannot be read now. */
     private boolean subscribe() {
+        if (System.nanoTime() - subscribeAgainAt < 0) {
+            return false;
+        }
         try {
             long from = queue.store().eventFeed().lastPosition();
             subscription = queue.store().eventFeed().subscribe(from, event -> {
@@ -419,12 +443,14 @@ public final class TaskWorker implements AutoCloseable {
                     wakeAll();
                 }
             });
+            following = true;
             return true;
         } catch (UnsupportedOperationException e) {
             feedless = true;
             LOG.info("The store has no event feed: worker {} polls every {}", Texts.forLog(agent), pollInterval);
             return false;
-        } catch (RuntimeException e) { // the store is down: poll, and try again when the queue is next empty
+        } catch (RuntimeException e) { // the store is down: poll, and try again in a while
+            subscribeAgainAt = System.nanoTime() + Math.max(pollInterval.toNanos(), TimeUnit.MINUTES.toNanos(1));
             LOG.warn(
                     "Worker {} could not follow the event feed: {}",
                     Texts.forLog(agent),
@@ -457,10 +483,13 @@ public final class TaskWorker implements AutoCloseable {
             return; // the claim was lost or released by close() meanwhile: the newer state stands
         }
         if (failure == null) {
+            claim.awaitingWrite = true;
             awaitingWrite.incrementAndGet();
             succeeded.add(claim);
             LockSupport.unpark(writer);
-            wakeAll(); // its thread is free: the next batch may be claimed while this one is written
+            if (!following) {
+                wakeAll(); // its thread is free: a busy worker claims the next batch while this one is written
+            }
         } else {
             fail(task, failure);
             ended(claim);
@@ -516,11 +545,16 @@ public final class TaskWorker implements AutoCloseable {
         while (true) {
             List<Claim> batch = new ArrayList<>();
             drainSucceeded(batch);
-            if (!batch.isEmpty() && batch.size() < concurrency && handlers.getActiveCount() > 0) {
+            if (!batch.isEmpty() && batch.size() < concurrency) {
                 // The first success of a batch of short handlers arrives alone, its siblings microseconds
                 // later: wait a moment for them rather than pay a transaction for one task.
-                LockSupport.parkNanos(LINGER_NANOS);
-                drainSucceeded(batch);
+                long deadline = System.nanoTime() + LINGER_NANOS;
+                for (long left = LINGER_NANOS;
+                        left > 0 && batch.size() < concurrency && handlers.getActiveCount() > 0;
+                        left = deadline - System.nanoTime()) {
+                    LockSupport.parkNanos(left);
+                    drainSucceeded(batch);
+                }
             }
             if (!batch.isEmpty()) {
                 writeSuccesses(batch);
@@ -557,9 +591,10 @@ public final class TaskWorker implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             batch.forEach(claim -> outcomeNotWritten(claim.task(), e));
+        } finally {
+            batch.forEach(claim -> held.remove(claim.task().id(), claim));
+            awaitingWrite.addAndGet(-batch.size());
         }
-        batch.forEach(claim -> held.remove(claim.task().id(), claim));
-        awaitingWrite.addAndGet(-batch.size());
         wakeAll();
     }
 
@@ -583,7 +618,8 @@ public final class TaskWorker implements AutoCloseable {
         try {
             for (long taskId : queue.heartbeatAll(agent, attempts)) {
                 Claim claim = held.get(taskId);
-                if (claim != null && claim.task().attempt() == attempts.get(taskId)) {
+                // A success being written is settled by its write (a renewal that met its commit is refused).
+                if (claim != null && !claim.awaitingWrite && claim.task().attempt() == attempts.get(taskId)) {
                     LOG.info(
                             "Worker {} lost its claim of task {} (attempt {}); its handler is interrupted",
                             Texts.forLog(agent),

@@ -64,11 +64,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>A server that died.</b> A task whose server was killed stays running in the store until its
  * lease runs out, on the store's clock (a database's, for a JDBC store; never this JVM's, which may be
  * ahead of it). Then a reclaim ({@link TaskQueue#reclaimExpired()}, which a {@link
- * dev.taskagent.queue.LeaseReaper} runs, and which a read of a task that no call of this process holds runs
- * too, at most once per {@link #HEARTBEAT}) fails it, its single attempt spent, with the reaper's comment;
- * the task then reads as failed, with an error that says the server stopped and the outcome is unknown: it
- * is never reported as working for ever, and never run again (a Taskfile command may not be safe to
- * repeat). A server that is closed normally interrupts its calls and ends their tasks as failed at once.
+ * dev.taskagent.queue.LeaseReaper} runs: the server's own with a reclaim interval, or the application's)
+ * fails it, its single attempt spent, with the reaper's comment; the task then reads as failed, with an
+ * error that says the server stopped and the outcome is unknown, and is never run again (a Taskfile command
+ * may not be safe to repeat). Without any reaper on the store it reads as working. A server that is closed normally interrupts its calls and ends their tasks as failed at once.
  *
  * <p>Thread-safe.
  */
@@ -111,14 +110,12 @@ final class StoredToolTasks implements AutoCloseable {
 
     private final TaskStore store;
     private final TaskQueue queue;
-    private final TaskQueue reclaimer;
     private final McpTools tools;
     private final McpJsonMapper jsonMapper;
     private final Map<Long, Running> running = new ConcurrentHashMap<>();
     /** When the last reclaim of a read began, in {@link System#nanoTime()}; pacing only, never a lease's time. */
-    private final AtomicLong lastReclaim = new AtomicLong(System.nanoTime() - HEARTBEAT.toNanos());
-
     private final AtomicBoolean closed = new AtomicBoolean();
+
     private final AtomicLong threadNumbers = new AtomicLong();
     private final ExecutorService workers;
     private final ScheduledExecutorService heartbeats;
@@ -185,16 +182,13 @@ final class StoredToolTasks implements AutoCloseable {
     /**
      * Keeps the MCP tasks in a queue's store.
      *
-     * @param reclaimer the server's queue: its store keeps the tasks, and a read of a task that no call of
-     *     this process holds reclaims the store's expired claims through it (its attempt limit, backoff and
-     *     listeners), as the server's lease reaper would
+     * @param serverQueue the server's queue, whose store keeps the tasks
      * @param tools the tools the tasks call
      * @param jsonMapper the JSON of results and errors
      */
-    StoredToolTasks(TaskQueue reclaimer, McpTools tools, McpJsonMapper jsonMapper) {
-        this.store = reclaimer.store();
+    StoredToolTasks(TaskQueue serverQueue, McpTools tools, McpJsonMapper jsonMapper) {
+        this.store = serverQueue.store();
         this.queue = TaskQueue.builder(store).sessionId(SESSION_ID).build();
-        this.reclaimer = reclaimer;
         this.tools = tools;
         this.jsonMapper = jsonMapper;
         this.workers = Executors.newCachedThreadPool(runnable -> daemon(runnable, "taskagent-mcp-task-"));
@@ -339,42 +333,14 @@ final class StoredToolTasks implements AutoCloseable {
     }
 
     /**
-     * Reads a task as {@code tasks/get} reports it. A running task that no call of this process holds is
-     * read after a reclaim of the store's expired claims, so that a task whose server died reads as the
-     * failed task the reclaim makes of it once its lease ran out on the store's clock.
+     * Reads a task as {@code tasks/get} reports it, as the store holds it: a task whose server died reads as
+     * failed once a lease reaper took it back.
      *
      * @param taskId the MCP task id
      * @return the task, or empty when there is no MCP task of that id
      */
     Optional<View> find(String taskId) {
-        Optional<Task> found = read(taskId);
-        if (found.isEmpty()) {
-            return Optional.empty();
-        }
-        Task task = found.get();
-        if (task.status() == TaskStatus.RUNNING && !running.containsKey(task.id()) && reclaim()) {
-            task = store.findTask(task.id()).orElse(task);
-        }
-        return Optional.of(view(task));
-    }
-
-    /**
-     * Takes back the store's expired claims, unless a read did so less than a {@link #HEARTBEAT} ago.
-     *
-     * @return true when something was taken back
-     */
-    private boolean reclaim() {
-        long last = lastReclaim.get();
-        long now = System.nanoTime();
-        if (now - last < HEARTBEAT.toNanos() || !lastReclaim.compareAndSet(last, now)) {
-            return false;
-        }
-        try {
-            return !reclaimer.reclaimExpired().isEmpty();
-        } catch (RuntimeException e) {
-            LOG.warn("Could not take back the expired claims of the store: {}", e.getMessage());
-            return false;
-        }
+        return read(taskId).map(this::view);
     }
 
     private Optional<Task> read(String taskId) {

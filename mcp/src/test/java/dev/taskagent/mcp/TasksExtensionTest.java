@@ -307,7 +307,7 @@ class TasksExtensionTest {
     }
 
     @Test
-    void aTaskWhoseServerStoppedRenewingItsLeaseReadsAsFailedWithTheReason() {
+    void aTaskWhoseServerStoppedRenewingItsLeaseReadsAsFailedWithTheReasonOnceAReaperTookItBack() {
         // What a killed server leaves behind: a running MCP task whose lease ran out.
         String agent = "mcp-task-gone";
         long id = store.inTransaction(transaction -> {
@@ -324,6 +324,15 @@ class TasksExtensionTest {
                 "the lease to run out",
                 TIMEOUT,
                 () -> store.findTask(id).orElseThrow().leaseExpiresAt().isBefore(java.time.Instant.now()));
+
+        assertThat(declaring
+                        .tasks("tasks/get", Long.toString(id))
+                        .path("result")
+                        .path("status")
+                        .asText())
+                .as("a read takes nothing back: that is a lease reaper's work, with the application's settings")
+                .isEqualTo("working");
+        queue.reclaimExpired(); // what a LeaseReaper does
 
         JsonNode read = declaring.tasks("tasks/get", Long.toString(id)).path("result");
         assertThat(read.path("status").asText()).isEqualTo("failed");

@@ -84,7 +84,10 @@ class TasksRestartTest {
             "--toolsets",
             "queue,taskfile",
             "--taskfile-project",
-            project.toString()
+            project.toString(),
+            // The servers' own lease reapers fail a dead server's task once its lease ran out.
+            "--reclaim-interval",
+            "1s"
         };
         try (JarProcess first = JarProcess.startFromClassPath("tasks-first", arguments);
                 JarProcess second = JarProcess.startFromClassPath("tasks-second", arguments)) {

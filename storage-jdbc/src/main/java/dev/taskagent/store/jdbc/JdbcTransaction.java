@@ -1259,8 +1259,11 @@ final class JdbcTransaction implements TaskTransaction {
                 for (long blocker : blockers) {
                     countBlocker(blocker, -1);
                 }
+                if (returning && !blockers.isEmpty()) {
+                    ended.clear(); // one of them may depend on another: read their open blockers as now
+                }
             }
-            if (!returning) {
+            if (ended.isEmpty()) {
                 ended.addAll(TaskReader.readIds(connection, dialect, held));
             }
             Map<Long, Task> read = new HashMap<>();

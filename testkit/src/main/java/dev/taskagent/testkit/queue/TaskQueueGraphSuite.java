@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.queue.Completion;
+import dev.taskagent.queue.Completions;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.queue.TaskTree;
 import dev.taskagent.queue.TaskWorker;
@@ -102,6 +104,29 @@ public abstract class TaskQueueGraphSuite {
         assertThat(events.get(1).task().id()).isEqualTo(deploy.id());
         assertThat(queue.listBlocked("alice")).isEmpty();
         assertThat(queue.claimNext("alice").orElseThrow().id()).isEqualTo(deploy.id());
+    }
+
+    /**
+     * A task may gain a blocker while it runs; a batch that completes both returns the dependant as the
+     * batch left it, its blocker no longer open.
+     */
+    @Test
+    void aBatchThatCompletesABlockerAndItsRunningDependantReturnsTheDependantUnblocked() {
+        Task build = create("alice", "Build");
+        Task deploy = create("alice", "Deploy");
+        List<Task> claimed = queue.claimUpTo("alice", 2);
+        assertThat(claimed).extracting(Task::id).containsExactly(build.id(), deploy.id());
+        assertThat(queue.addDependency(deploy.id(), build.id()).openBlockers()).isEqualTo(1);
+
+        Completions done = queue.completeAll(
+                "alice", List.of(Completion.success(build.id(), 1), Completion.success(deploy.id(), 1)));
+
+        assertThat(done.refused()).isEmpty();
+        assertThat(done.completed())
+                .filteredOn(task -> task.id() == deploy.id())
+                .singleElement()
+                .satisfies(task -> assertThat(task.openBlockers()).isZero());
+        assertThat(store.findTask(deploy.id()).orElseThrow().openBlockers()).isZero();
     }
 
     @Test
