@@ -43,39 +43,69 @@ final class H2Dialect extends Dialect {
         return "h2";
     }
 
+    /**
+     * How old a lock row must be before a process takes it over when it cannot see the holder's session (a
+     * user who is not an admin sees only its own sessions, or a row written by an older version).
+     */
+    private static final long STALE_LOCK_MILLIS = 120_000;
+
     /** How long a process waits for another to finish migrating the schema. */
-    private static final long MIGRATION_LOCK_MILLIS = 120_000;
+    private static final long MIGRATION_LOCK_WAIT_MILLIS = 600_000;
 
     /**
      * Takes the migration lock: a row in a table of its own, inserted in auto-commit mode, since H2 commits
      * on every DDL statement and no lock of a transaction outlives the first one. Processes that start on
      * one H2 database served over TCP wait here for each other; without it, one process's {@code ALTER
-     * TABLE} could copy the task table while another already wrote to it. A lock left by a killed process is
-     * taken over once it is older than the wait.
+     * TABLE} could copy the task table while another already wrote to it. The row names the session that
+     * holds it (its id and start time): when that session is gone (its process was killed, or the database
+     * was reopened after one was), the next process takes the lock over at once; while it lives, the lock
+     * stays its own however long the migration takes. A user who is not an admin sees no other session, so
+     * for it (and for a row without a session) a lock older than {@value #STALE_LOCK_MILLIS} ms is stale.
      */
     @Override
     void lockSchema(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS taskagent_migration_lock (id INT NOT NULL PRIMARY KEY,"
                     + " locked_at TIMESTAMP(6) NOT NULL)");
+            statement.execute("ALTER TABLE taskagent_migration_lock ADD COLUMN IF NOT EXISTS holder_session INT");
+            statement.execute("ALTER TABLE taskagent_migration_lock ADD COLUMN IF NOT EXISTS holder_started"
+                    + " TIMESTAMP(9) WITH TIME ZONE");
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MIGRATION_LOCK_MILLIS);
+        String staleByAge = "locked_at < DATEADD(MILLISECOND, -" + STALE_LOCK_MILLIS + ", " + NOW + ")";
+        String stale = seesEverySession(connection)
+                ? "(" + staleByAge + " AND holder_session IS NULL) OR (holder_session IS NOT NULL AND NOT EXISTS"
+                        + " (SELECT 1 FROM INFORMATION_SCHEMA.SESSIONS s WHERE s.SESSION_ID = holder_session"
+                        + " AND s.SESSION_START = holder_started))"
+                : staleByAge;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MIGRATION_LOCK_WAIT_MILLIS);
         while (true) {
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO taskagent_migration_lock (id, locked_at) VALUES (1, " + NOW + ")")) {
-                insert.executeUpdate();
-                return;
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO taskagent_migration_lock"
+                    + " (id, locked_at, holder_session, holder_started) SELECT 1, " + NOW + ", SESSION_ID,"
+                    + " SESSION_START FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID()")) {
+                if (insert.executeUpdate() == 1) {
+                    return;
+                }
+                throw new SQLException(
+                        "H2 did not list this connection's own session; cannot take the migration" + " lock");
             } catch (SQLException e) {
                 if (!DUPLICATE_KEY.equals(e.getSQLState()) || System.nanoTime() - deadline >= 0) {
                     throw e;
                 }
             }
-            try (PreparedStatement stale = connection.prepareStatement("DELETE FROM taskagent_migration_lock"
-                    + " WHERE id = 1 AND locked_at < DATEADD(MILLISECOND, -" + MIGRATION_LOCK_MILLIS + ", " + NOW
-                    + ")")) {
-                stale.executeUpdate();
+            try (PreparedStatement takeOver = connection.prepareStatement(
+                    "DELETE FROM taskagent_migration_lock WHERE id = 1 AND (" + stale + ")")) {
+                takeOver.executeUpdate();
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    /** Whether this connection's user sees every session of the database (an admin does; others only theirs). */
+    private static boolean seesEverySession(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(
+                        "SELECT IS_ADMIN FROM INFORMATION_SCHEMA.USERS WHERE USER_NAME = CURRENT_USER")) {
+            return rows.next() && rows.getBoolean(1);
         }
     }
 

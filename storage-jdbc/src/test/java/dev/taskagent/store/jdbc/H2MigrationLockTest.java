@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * H2's migration lock, a row that processes starting on one database take in turn: a store waits for a
- * lock that another process holds, and takes over one that a killed process left behind.
+ * lock that another process holds, and takes over one that a killed process left behind: at once when the
+ * row names a session that is gone, after two minutes when it names none.
  */
 class H2MigrationLockTest {
 
@@ -61,6 +62,54 @@ class H2MigrationLockTest {
             assertThat(store.listTasks("s")).isEmpty();
         }
         assertThat(count(url, "SELECT COUNT(*) FROM taskagent_migration_lock")).isZero();
+    }
+
+    @Test
+    void aLockWhoseSessionIsGoneIsTakenOverAtOnce() throws Exception {
+        String url = TestDatabase.H2.newUrl();
+        try (JdbcTaskStore first = JdbcTaskStore.open(url)) {
+            assertThat(first.listTasks("s")).isEmpty(); // the lock table, with its holder columns
+        }
+        // A process took the lock and died: its session is gone, the row is a second old.
+        execute(
+                url,
+                "INSERT INTO taskagent_migration_lock (id, locked_at, holder_session, holder_started)"
+                        + " SELECT 1, LOCALTIMESTAMP, SESSION_ID, SESSION_START FROM INFORMATION_SCHEMA.SESSIONS"
+                        + " WHERE SESSION_ID = SESSION_ID()");
+
+        CompletableFuture<JdbcTaskStore> opening = CompletableFuture.supplyAsync(() -> JdbcTaskStore.open(url));
+        // Without the session rule it would wait two minutes for the row to grow stale.
+        try (JdbcTaskStore store = opening.get(30, TimeUnit.SECONDS)) {
+            assertThat(store.listTasks("s")).isEmpty();
+        }
+        assertThat(count(url, "SELECT COUNT(*) FROM taskagent_migration_lock")).isZero();
+    }
+
+    @Test
+    void aLockWhoseSessionLivesIsKeptHoweverOldItIs() throws Exception {
+        String url = TestDatabase.H2.newUrl();
+        try (JdbcTaskStore first = JdbcTaskStore.open(url)) {
+            assertThat(first.listTasks("s")).isEmpty();
+        }
+        try (Connection holder = DriverManager.getConnection(url);
+                Statement statement = holder.createStatement()) {
+            // A process migrating for ten minutes already (a large database): its session lives.
+            statement.execute("INSERT INTO taskagent_migration_lock (id, locked_at, holder_session, holder_started)"
+                    + " SELECT 1, DATEADD(MINUTE, -10, LOCALTIMESTAMP), SESSION_ID, SESSION_START"
+                    + " FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID()");
+
+            CompletableFuture<JdbcTaskStore> opening = CompletableFuture.supplyAsync(() -> JdbcTaskStore.open(url));
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            assertThat(opening).as("waiting for the lock a live session holds").isNotDone();
+            assertThat(count(url, "SELECT COUNT(*) FROM taskagent_migration_lock"))
+                    .as("the live holder's lock row")
+                    .isOne();
+
+            statement.execute("DELETE FROM taskagent_migration_lock WHERE id = 1");
+            try (JdbcTaskStore store = opening.get(30, TimeUnit.SECONDS)) {
+                assertThat(store.listTasks("s")).isEmpty();
+            }
+        }
     }
 
     private static void execute(String url, String sql) throws SQLException {
