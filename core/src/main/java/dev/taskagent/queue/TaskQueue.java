@@ -13,9 +13,9 @@ import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
+import dev.taskagent.store.spi.DeadLetterPaging;
 import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.QueuePaging;
-import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.store.spi.TaskSnapshots;
 import dev.taskagent.task.ClaimLostException;
@@ -34,7 +34,6 @@ import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.Toolbox;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,12 +115,11 @@ public final class TaskQueue {
     public static final int MAX_RETRY_COMMENT = Task.MAX_TEXT_LENGTH - 100;
 
     /** The most dead letters one page of {@link #deadLetters(int, String)} lists. */
-    public static final int MAX_DEAD_LETTER_LIMIT = 100;
+    public static final int MAX_DEAD_LETTER_LIMIT = DeadLetterPaging.MAX_LIMIT;
 
     /** What names the dead letters' listing in its cursors. */
-    private static final String DEAD_LETTERS = "dead-letters";
-
     private final TransactionRunner runner;
+
     private final String sessionId;
     private final Duration leaseDuration;
     private final int maxAttempts;
@@ -974,9 +972,10 @@ public final class TaskQueue {
      * not archived, of every agent, oldest (lowest id) first. Pass a page's {@link QueuePage#nextCursor() cursor}
      * back for the next page: the first page fixes which tasks the listing covers, so tasks that fail between the
      * pages never shift one, and no dead letter is returned twice or left out. Retrying a dead letter ({@link
-     * #update} to pending) or archiving it takes it off the list. Each page reads every agent's queue (as the
-     * board's dead-letter list does), so its cost grows with the store, not with the page; a failed MCP task
-     * (a tool call that answered with an error, one attempt) is a dead letter too.
+     * #update} to pending) or archiving it takes it off the list. The store lists them in one query where it
+     * can ({@link dev.taskagent.store.TaskTransaction#listDeadLetters}, both stores of the project); for a store
+     * without it, each page reads every agent's queue, so its cost grows with the store. A failed MCP task (a
+     * tool call that answered with an error, one attempt) is a dead letter too.
      *
      * @param limit the page size, 1 to {@value #MAX_DEAD_LETTER_LIMIT}
      * @param cursor the cursor the previous page gave; null for the first page
@@ -984,50 +983,36 @@ public final class TaskQueue {
      * @throws IllegalArgumentException if the limit is out of range
      * @throws dev.taskagent.store.PageCursorException if the cursor is not one this listing returned, or was changed
      *     or cut
-     * @throws UnsupportedOperationException if the store cannot list its agents ({@code listAssignees})
+     * @throws UnsupportedOperationException if the store can neither list dead letters nor its agents ({@code
+     *     listAssignees})
      */
     public QueuePage deadLetters(int limit, String cursor) {
         if (limit < 1 || limit > MAX_DEAD_LETTER_LIMIT) {
             throw new IllegalArgumentException(
                     "limit must be between 1 and " + MAX_DEAD_LETTER_LIMIT + ", was " + limit);
         }
-        Optional<SearchCursors.ListingPosition> after = SearchCursors.decode(DEAD_LETTERS, cursor);
-        List<Task> dead = store().inTransaction(transaction -> {
-            List<Task> found = new ArrayList<>();
-            for (String agent : transaction.listAssignees()) {
-                transaction.listQueue(agent).stream().filter(this::isDeadLetter).forEach(found::add);
+        return store().inTransaction(transaction -> {
+            try {
+                return transaction.listDeadLetters(maxAttempts, limit, cursor);
+            } catch (UnsupportedOperationException noListing) {
+                List<Task> tasks = new ArrayList<>();
+                for (String agent : transaction.listAssignees()) {
+                    tasks.addAll(transaction.listQueue(agent));
+                }
+                return DeadLetterPaging.page(maxAttempts, limit, cursor, QueuePaging.highestId(tasks), tasks);
             }
-            return found;
         });
-        long watermark = after.map(SearchCursors.ListingPosition::watermark)
-                .orElseGet(() -> dead.stream().mapToLong(Task::id).max().orElse(0));
-        long lastId = after.map(SearchCursors.ListingPosition::lastId).orElse(0L);
-        List<Task> following = dead.stream()
-                .filter(task -> task.id() > lastId && task.id() <= watermark)
-                .sorted(Comparator.comparingLong(Task::id))
-                .toList();
-        List<Task> page = following.subList(0, Math.min(limit, following.size()));
-        long remaining = following.size() - page.size();
-        return new QueuePage(
-                page,
-                remaining,
-                remaining == 0
-                        ? null
-                        : SearchCursors.encode(
-                                DEAD_LETTERS,
-                                new SearchCursors.ListingPosition(
-                                        watermark, page.get(page.size() - 1).id())));
     }
 
     /**
      * Tells whether a task is a dead letter: failed after its last attempt (its attempt at least its own limit,
-     * else the queue's default).
+     * else the queue's default), and not archived.
      *
      * @param task the task
      * @return true for a dead letter
      */
     public boolean isDeadLetter(Task task) {
-        return task.status() == TaskStatus.FAILED && task.attempt() >= Leases.maxAttemptsOf(task, maxAttempts);
+        return DeadLetterPaging.isDeadLetter(task, maxAttempts);
     }
 
     /**

@@ -63,6 +63,16 @@ import java.util.Optional;
  *       created between the pages; the total of a page and its {@code remaining} never grows along the pages. A
  *       cursor of another query (another assignee or filter), or one changed or cut, throws {@link
  *       PageCursorException} and nothing is written.
+ *   <li>TS-2.8 (optional: a store without it throws {@link UnsupportedOperationException} from {@link
+ *       TaskTransaction#listDeadLetters}, and the kit skips TS-2.8) {@code listDeadLetters(defaultMaxAttempts,
+ *       limit, cursor)} returns the dead letters ({@link dev.taskagent.store.spi.DeadLetterPaging#isDeadLetter}:
+ *       failed, not archived, the attempt at least the task's own limit, else the default) of every agent and
+ *       session, lowest id first, at most {@code limit}; {@code remaining} counts those after the page, and only a
+ *       page followed by more has a cursor. Following the cursors returns every dead letter that existed when the
+ *       first page was read, and still is one, exactly once; a task that fails after the first page is not listed.
+ *       A cursor of another listing (or another default), or one changed or cut, throws {@link
+ *       PageCursorException}; a limit outside 1 to 100 or a default below 1 throws {@link
+ *       IllegalArgumentException}; nothing is written.
  * </ul>
  *
  * <p><b>TS-3 Inserting</b>

@@ -93,6 +93,26 @@ public interface TaskTransaction {
     }
 
     /**
+     * Lists one page of the dead letters (TS-2.8): failed, non-archived tasks whose attempt reached their own
+     * attempt limit, else {@code defaultMaxAttempts}, of every agent and session, lowest id first. The first
+     * page fixes the highest id the listing covers; pass a page's cursor back for the next one. Optional: a
+     * store without it throws {@link UnsupportedOperationException}, and {@code TaskQueue} then reads every
+     * agent's queue ({@link dev.taskagent.store.spi.DeadLetterPaging} pages tasks held in memory for a store too).
+     *
+     * @param defaultMaxAttempts the attempt limit of a task that sets none; at least 1
+     * @param limit the page size, 1 to {@value dev.taskagent.store.spi.DeadLetterPaging#MAX_LIMIT}
+     * @param cursor the previous page's cursor; null for the first page
+     * @return the page, with how many dead letters follow and the next page's cursor
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws PageCursorException if the cursor belongs to another listing or was changed or cut
+     * @throws UnsupportedOperationException if the store cannot list dead letters
+     */
+    default QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot list dead letters; implement"
+                + " TaskTransaction.listDeadLetters (rule TS-2.8 of TaskStore; DeadLetterPaging helps)");
+    }
+
+    /**
      * Lists the names of the agents that are assigned at least one non-archived task, each once.
      * Optional, as {@link #listSessionIds()}.
      *

@@ -70,6 +70,11 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     }
 
     @Override
+    public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+        return delegate.listDeadLetters(defaultMaxAttempts, limit, cursor);
+    }
+
+    @Override
     public List<String> listSessionIds() {
         return delegate.listSessionIds();
     }

@@ -22,6 +22,7 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.DeadLetterPaging;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.TaskBuilder;
@@ -1011,6 +1012,111 @@ public abstract class TaskStoreConformanceTest {
         assertRefusedWithoutWriting(calls, PageCursorException.class, session, task);
         assertThat(store.listQueuePage(query.withLimit(3).withCursor(cursor)).tasks())
                 .hasSize(2);
+    }
+
+    @Test
+    void ts28_deadLettersAreTheFailedTasksPastTheirLastAttemptByIdAndCounted() {
+        assumeDeadLetters();
+        String session = session("dead-letters");
+        String agent = agent("dead-letters");
+        Task ownLimit = failedOnce(NewTask.builder(session, "own limit of one")
+                .assignee(agent)
+                .maxAttempts(1)
+                .build());
+        Task attemptsLeft = failedOnce(NewTask.builder(session, "failed at attempt 1 of 3")
+                .assignee(agent)
+                .maxAttempts(3)
+                .build());
+        Task defaultLimit = failedOnce(
+                NewTask.builder(session, "the default limit").assignee(agent).build());
+        Task archived = failedOnce(NewTask.builder(session, "archived dead letter")
+                .assignee(agent)
+                .maxAttempts(1)
+                .build());
+        store.inTransaction(
+                tx -> tx.updateTask(TaskUpdate.of(archived.id()).archived(true).build()));
+        Task succeeded =
+                append(NewTask.builder(session, "succeeded").assignee(agent).build());
+        Task claimed = store.claimNext(agent, LEASE).orElseThrow();
+        store.inTransaction(tx -> tx.complete(claimed.id(), agent, claimed.attempt(), TaskStatus.SUCCESS));
+        Task pending =
+                append(NewTask.builder(session, "pending").assignee(agent).build());
+        Task last = failedOnce(NewTask.builder(session, "another dead letter")
+                .maxAttempts(1)
+                .assignee(agent("dead-letters-other"))
+                .build());
+
+        List<Task> listed = walkDeadLetters(1, 2);
+
+        assertThat(ids(listed))
+                .as("dead letters with a default of one attempt")
+                .doesNotHaveDuplicates()
+                .isSorted()
+                .containsSubsequence(ownLimit.id(), defaultLimit.id(), last.id())
+                .doesNotContain(attemptsLeft.id(), archived.id(), succeeded.id(), pending.id());
+        assertThat(listed).allSatisfy(task -> assertThat(DeadLetterPaging.isDeadLetter(task, 1))
+                .as("task %s is a dead letter", task.id())
+                .isTrue());
+        assertThat(listed.stream().filter(task -> task.sessionId().equals(session)))
+                .allSatisfy(task -> assertThat(task).isEqualTo(find(task.id())));
+        assertThat(ids(walkDeadLetters(2, 100)))
+                .as("dead letters with a default of two attempts")
+                .contains(ownLimit.id(), last.id())
+                .doesNotContain(defaultLimit.id(), attemptsLeft.id());
+    }
+
+    @Test
+    void ts28_deadLetterPagesListWhatFailedBeforeTheFirstOnceAndRefuseOtherCursors() {
+        assumeDeadLetters();
+        String session = session("dead-letter-pages");
+        String agent = agent("dead-letter-pages");
+        Set<Long> before = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            before.add(failedOnce(NewTask.builder(session, "dead " + i)
+                            .assignee(agent)
+                            .maxAttempts(1)
+                            .build())
+                    .id());
+        }
+        List<Long> seen = new ArrayList<>();
+        Set<Long> later = new HashSet<>();
+        QueuePage page = store.inTransaction(tx -> tx.listDeadLetters(1, 2, null));
+        String firstCursor = page.cursor();
+        assertThat(firstCursor).isNotNull();
+        while (true) {
+            seen.addAll(ids(page.tasks()));
+            if (!page.hasMore()) {
+                break;
+            }
+            later.add(failedOnce(NewTask.builder(session, "failed between the pages")
+                            .assignee(agent)
+                            .maxAttempts(1)
+                            .build())
+                    .id());
+            String cursor = page.cursor();
+            page = store.inTransaction(tx -> tx.listDeadLetters(1, 2, cursor));
+        }
+        assertThat(seen).doesNotHaveDuplicates().containsAll(before).doesNotContainAnyElementsOf(later);
+
+        Task task = find(append(session, "unrelated").id());
+        char lastCharacter = firstCursor.charAt(firstCursor.length() - 1);
+        String changed = firstCursor.substring(0, firstCursor.length() - 1) + (lastCharacter == 'A' ? 'B' : 'A');
+        String queueCursor =
+                store.listQueuePage(QueueQuery.of(agent).withLimit(1)).cursor();
+        Map<String, Call> cursors = new LinkedHashMap<>();
+        cursors.put("another default", tx -> tx.listDeadLetters(2, 2, firstCursor));
+        cursors.put("last character changed", tx -> tx.listDeadLetters(1, 2, changed));
+        cursors.put("cut", tx -> tx.listDeadLetters(1, 2, firstCursor.substring(0, firstCursor.length() / 2)));
+        cursors.put("not base64", tx -> tx.listDeadLetters(1, 2, "!!not a cursor!!"));
+        if (queueCursor != null) {
+            cursors.put("a queue's cursor", tx -> tx.listDeadLetters(1, 2, queueCursor));
+        }
+        assertRefusedWithoutWriting(cursors, PageCursorException.class, session, task);
+        Map<String, Call> arguments = new LinkedHashMap<>();
+        arguments.put("limit 0", tx -> tx.listDeadLetters(1, 0, null));
+        arguments.put("limit 101", tx -> tx.listDeadLetters(1, 101, null));
+        arguments.put("default 0", tx -> tx.listDeadLetters(0, 2, null));
+        assertRefusedWithoutWriting(arguments, IllegalArgumentException.class, session, task);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -4400,6 +4506,53 @@ public abstract class TaskStoreConformanceTest {
         assertRefusedWithoutWriting(calls, SearchCursorException.class, session, task);
         assertThat(store.searchTasks(query.withLimit(3).withCursor(cursor)).tasks())
                 .hasSize(2);
+    }
+
+    private void assumeDeadLetters() {
+        try {
+            store.inTransaction(tx -> tx.listDeadLetters(1, 1, null));
+        } catch (UnsupportedOperationException e) {
+            assumeTrue(false, "the store does not list dead letters (TS-2.8 is optional): " + e.getMessage());
+        }
+    }
+
+    /** Creates the task, claims it (its first attempt) and ends that attempt failed. */
+    private Task failedOnce(NewTask spec) {
+        Task created = append(spec);
+        return store.inTransaction(tx -> {
+            Task claimed = tx.claimNext(spec.assignee(), LEASE).orElseThrow();
+            assertThat(claimed.id()).as("the claim of the task just created").isEqualTo(created.id());
+            return tx.complete(claimed.id(), spec.assignee(), claimed.attempt(), TaskStatus.FAILED);
+        });
+    }
+
+    /**
+     * Follows the dead-letter pages from the first to the last, checking each page's size and count of what
+     * remains against the pages after it.
+     */
+    private List<Task> walkDeadLetters(int defaultMaxAttempts, int limit) {
+        List<Task> all = new ArrayList<>();
+        List<Long> remainingAfter = new ArrayList<>();
+        List<Integer> endOfPage = new ArrayList<>();
+        QueuePage page = store.inTransaction(tx -> tx.listDeadLetters(defaultMaxAttempts, limit, null));
+        while (true) {
+            assertThat(page.tasks()).hasSizeLessThanOrEqualTo(limit);
+            all.addAll(page.tasks());
+            remainingAfter.add(page.remaining());
+            endOfPage.add(all.size());
+            assertThat(page.nextCursor().isPresent()).isEqualTo(page.remaining() > 0);
+            if (!page.hasMore()) {
+                break;
+            }
+            String cursor = page.cursor();
+            page = store.inTransaction(tx -> tx.listDeadLetters(defaultMaxAttempts, limit, cursor));
+        }
+        for (int i = 0; i < remainingAfter.size(); i++) {
+            assertThat(remainingAfter.get(i))
+                    .as("remaining after page %s", i + 1)
+                    .isEqualTo(all.size() - endOfPage.get(i));
+        }
+        return all;
     }
 
     private void assumeQueuePaging() {

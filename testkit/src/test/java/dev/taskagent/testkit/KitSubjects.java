@@ -90,6 +90,7 @@ final class KitSubjects {
             case SEARCH_PAGES_BY_OFFSET -> SearchPagesByOffset.class;
             case CLAIMS_SCHEDULED_TASKS -> ClaimsScheduledTasks.class;
             case QUEUE_PAGES_BY_OFFSET -> QueuePagesByOffset.class;
+            case DEAD_LETTERS_WITHOUT_WATERMARK -> DeadLettersWithoutWatermark.class;
         };
     }
 
@@ -321,6 +322,13 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.QUEUE_PAGES_BY_OFFSET);
+        }
+    }
+
+    static final class DeadLettersWithoutWatermark extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.DEAD_LETTERS_WITHOUT_WATERMARK);
         }
     }
 }

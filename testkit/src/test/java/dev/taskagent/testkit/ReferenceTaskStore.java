@@ -12,6 +12,7 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.DeadLetterPaging;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.InProcessEventFeed;
 import dev.taskagent.store.spi.Leases;
@@ -149,7 +150,12 @@ final class ReferenceTaskStore implements TaskStore {
          * Breaks TS-2.7: a queue cursor carries how many tasks the pages before held, not the place of the last
          * one in claim order, so tasks created between pages push tasks back onto a page already read.
          */
-        QUEUE_PAGES_BY_OFFSET
+        QUEUE_PAGES_BY_OFFSET,
+        /**
+         * Breaks TS-2.8: the dead-letter listing has no watermark, so a task that fails between the pages is listed
+         * on a later page of a listing that began before it failed.
+         */
+        DEAD_LETTERS_WITHOUT_WATERMARK
     }
 
     private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
@@ -643,6 +649,21 @@ final class ReferenceTaskStore implements TaskStore {
                     .filter(task -> task.blockedBy().contains(taskId))
                     .sorted(Comparator.comparingLong(Task::id))
                     .toList();
+        }
+
+        @Override
+        public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+            check();
+            read();
+            long highestId = has(Defect.DEAD_LETTERS_WITHOUT_WATERMARK) ? Long.MAX_VALUE : lastId.get();
+            if (has(Defect.DEAD_LETTERS_WITHOUT_WATERMARK) && cursor != null) {
+                // The cursor's watermark is ignored as well: every later failure lies below it.
+                long lastListed = DeadLetterPaging.after(defaultMaxAttempts, cursor)
+                        .orElseThrow()
+                        .lastId();
+                cursor = DeadLetterPaging.cursor(defaultMaxAttempts, Long.MAX_VALUE, lastListed);
+            }
+            return DeadLetterPaging.page(defaultMaxAttempts, limit, cursor, highestId, tasks.values());
         }
 
         @Override

@@ -11,6 +11,7 @@ import dev.taskagent.store.TaskCounts;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.spi.DeadLetterPaging;
 import dev.taskagent.store.spi.FeedEncoding;
 import dev.taskagent.store.spi.InProcessEventFeed;
 import dev.taskagent.store.spi.Leases;
@@ -373,6 +374,12 @@ public final class InMemoryTaskStore implements TaskStore {
             Objects.requireNonNull(query, "query");
             // The live claim-ordered set, not a copy: a page reads it under the store's lock.
             return QueuePaging.page(query, lastId, queues.getOrDefault(query.assignee(), EMPTY_QUEUE));
+        }
+
+        @Override
+        public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+            checkUsable();
+            return DeadLetterPaging.page(defaultMaxAttempts, limit, cursor, lastId, tasksById.values());
         }
 
         @Override

@@ -216,6 +216,14 @@ final class JdbcTransaction implements TaskTransaction {
     }
 
     @Override
+    public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+        checkUsable();
+        return sql(
+                "list a page of the dead letters",
+                () -> DeadLetterPages.page(connection, dialect, defaultMaxAttempts, limit, cursor));
+    }
+
+    @Override
     public List<String> listSessionIds() {
         checkUsable();
         return sql("list the sessions", () -> sortedStrings("SELECT DISTINCT session_id FROM taskagent_tasks"));

@@ -1764,6 +1764,24 @@ public abstract class TaskQueueSuite {
                 .doesNotContain(failedEarly.id(), archived.id());
         assertThat(noBackoff.isDeadLetter(store.findTask(failedEarly.id()).orElseThrow()))
                 .isFalse();
+        // A store that cannot list dead letters itself: the queue reads every agent's queue, same pages.
+        TaskStore withoutListing = new TaskStore() {
+            @Override
+            public <R> R inTransaction(dev.taskagent.store.TransactionWork<R> work) {
+                return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
+                    @Override
+                    public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+                        throw new UnsupportedOperationException("no dead-letter listing");
+                    }
+                }));
+            }
+        };
+        TaskQueue scanning = TaskQueue.builder(withoutListing).maxAttempts(2).build();
+        QueuePage scanned = scanning.deadLetters(2, null);
+        assertThat(scanned.tasks()).extracting(Task::id).containsExactly(retried.id(), ownLimit.id());
+        assertThat(scanning.deadLetters(2, scanned.cursor()).tasks())
+                .extracting(Task::id)
+                .containsExactly(third.id(), later.id());
         assertThatThrownBy(() -> noBackoff.deadLetters(0, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("limit must be between 1 and 100, was 0");

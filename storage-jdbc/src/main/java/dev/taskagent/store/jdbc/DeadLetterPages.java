@@ -1,0 +1,75 @@
+package dev.taskagent.store.jdbc;
+
+import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.spi.DeadLetterPaging;
+import dev.taskagent.store.spi.SearchCursors;
+import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One page of the dead letters (TS-2.8) in one statement: failed, non-archived tasks whose attempt reached their
+ * limit, by id after the cursor's last task and at most the first page's highest task id, with the count of the
+ * rest by a window function; then the page's tasks read by id. The database walks the tasks by id from the
+ * cursor, so a page costs the ids between its dead letters, never a read of every task.
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class DeadLetterPages {
+
+    private DeadLetterPages() {}
+
+    static QueuePage page(Connection connection, Dialect dialect, int defaultMaxAttempts, int limit, String cursor)
+            throws SQLException {
+        DeadLetterPaging.checkArguments(defaultMaxAttempts, limit);
+        Optional<SearchCursors.ListingPosition> after = DeadLetterPaging.after(defaultMaxAttempts, cursor);
+        long watermark = after.isPresent() ? after.get().watermark() : Search.highestId(connection);
+        long lastId = after.map(SearchCursors.ListingPosition::lastId).orElse(0L);
+        String sql = "SELECT id, COUNT(*) OVER () AS total FROM taskagent_tasks WHERE id > ? AND id <= ?"
+                + " AND status = '" + TaskStatus.FAILED.wireName() + "' AND archived = FALSE"
+                + " AND attempt >= CASE WHEN max_attempts > 0 THEN max_attempts ELSE ? END"
+                + " ORDER BY id LIMIT " + limit;
+        List<Long> ids = new ArrayList<>(limit);
+        long total = 0;
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setLong(1, lastId);
+            statement.setLong(2, watermark);
+            statement.setInt(3, defaultMaxAttempts);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                    total = rows.getLong(2);
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return QueuePage.empty();
+        }
+        Map<Long, Task> byId = new HashMap<>();
+        for (Task task : TaskReader.readIdsSkippingDamaged(connection, dialect, ids, new ArrayList<>())) {
+            byId.put(task.id(), task);
+        }
+        List<Task> tasks = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            Task task = byId.get(id);
+            if (task != null) {
+                tasks.add(task);
+            }
+        }
+        long remaining = total - ids.size();
+        return new QueuePage(
+                tasks,
+                remaining,
+                remaining == 0
+                        ? null
+                        : DeadLetterPaging.cursor(defaultMaxAttempts, watermark, ids.get(ids.size() - 1)));
+    }
+}
