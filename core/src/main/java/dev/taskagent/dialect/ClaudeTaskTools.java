@@ -167,9 +167,8 @@ public final class ClaudeTaskTools {
         return Tool.of(
                         TASK_LIST,
                         "List this session's tasks: id, status, subject, owner, and the unfinished tasks each one waits"
-                                + " for. A long list comes in pages: a page followed by more ends with how many and a"
-                                + " cursor; call TaskList with that cursor for the next page.",
-                        SessionPages.schema(JsonSchema.object(), "tasks", TASK_LIST),
+                                + " for. Long lists come in pages: pass the cursor a page ends with to get the next.",
+                        SessionPages.schema(JsonSchema.object(), "tasks"),
                         arguments -> {
                             SessionPages.Request request = SessionPages.request(arguments, listing);
                             return store.inTransaction(tx -> {

@@ -68,18 +68,14 @@ final class SessionPages {
      *
      * @param schema the schema without them
      * @param noun what a page holds, plural ("tasks")
-     * @param tool the tool's name
      * @return the schema with {@code limit} and {@code cursor}
      */
-    static JsonSchema schema(JsonSchema schema, String noun, String tool) {
+    static JsonSchema schema(JsonSchema schema, String noun) {
         return schema.optionalInteger(
                         "limit",
-                        "How many " + noun + " a page holds, 1 to " + MAX_LIMIT + "; default " + DEFAULT_LIMIT
-                                + " (fewer when they would not fit the answer)")
-                .optionalString(
-                        "cursor",
-                        "To read the next page of a long list: the cursor the previous page of " + tool
-                                + " ended with; leave it out for the first page");
+                        Character.toUpperCase(noun.charAt(0)) + noun.substring(1) + " per page, 1 to " + MAX_LIMIT
+                                + "; default " + DEFAULT_LIMIT)
+                .optionalString("cursor", "The cursor the previous page gave, for the next page");
     }
 
     /**

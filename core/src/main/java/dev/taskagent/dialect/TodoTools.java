@@ -121,10 +121,10 @@ public final class TodoTools {
         String listing = "dialect " + TODO_READ + "\u0000" + sessionId;
         return Tool.of(
                         TODO_READ,
-                        "Read the todo list of this session: each item's content, status and id. A long list comes in"
-                                + " pages: a page followed by more gives next_cursor; call TodoRead with it as cursor for"
-                                + " the next page, and read every page before TodoWrite, which replaces the whole list.",
-                        SessionPages.schema(JsonSchema.object(), "items", TODO_READ),
+                        "Read the todo list of this session: each item's content, status and id. Long lists come in"
+                                + " pages: pass a page's next_cursor as cursor to get the next; read them all before a"
+                                + " TodoWrite.",
+                        SessionPages.schema(JsonSchema.object(), "items"),
                         arguments -> {
                             SessionPages.Request request = SessionPages.request(arguments, listing);
                             return store.inTransaction(
