@@ -41,6 +41,13 @@ import java.util.stream.Collectors;
  *       when one would close a cycle. A claim through the queue hands out a task only once its blockers
  *       completed.
  *   <li>A task of another session reads as not found. A refused update writes nothing.
+ *   <li>{@code TaskList} lists the tasks that are not deleted in the session's order, one line each, a page at a
+ *       time: at most {@code limit} tasks (100 when absent, up to 500), fewer when their lines would take more
+ *       than three quarters of the result budget. A page followed by more ends with how many and the {@code
+ *       cursor} of the next page; the pages of one listing show every task that was in the list at its first page
+ *       exactly once, however many tasks are created or deleted in between (created ones are counted on the last
+ *       page, and listed by a new listing). Without arguments a short list reads as one page with no cursor. The
+ *       session is read whole for each page (the store has no paged read of a session).
  * </ul>
  *
  * <p>Needs a store that keeps the work graph for {@code addBlocks} and {@code addBlockedBy}. Thread-safe when
@@ -64,6 +71,12 @@ public final class ClaudeTaskTools {
     private static final String COMPLETED = "completed";
     private static final String DELETED = "deleted";
     private static final List<String> STATUSES = List.of(PENDING, IN_PROGRESS, COMPLETED, DELETED);
+
+    /** The most tokens of a subject on a shortened line of TaskList. */
+    private static final int SHORT_SUBJECT_TOKENS = 300;
+
+    /** The most blockers a shortened line of TaskList names. */
+    private static final int SHORT_LINE_BLOCKERS = 20;
 
     private final TaskStore store;
     private final String sessionId;
@@ -150,26 +163,54 @@ public final class ClaudeTaskTools {
     }
 
     private Tool list() {
+        String listing = "dialect " + TASK_LIST + "\u0000" + sessionId;
         return Tool.of(
                         TASK_LIST,
-                        "List this session's tasks: id, status, subject, owner, and the unfinished tasks each one waits for.",
-                        JsonSchema.object(),
-                        arguments -> ToolResult.ok(store.inTransaction(tx -> {
-                            // One read of the session: blockers are looked up in it, not one read each.
-                            Map<Long, Task> session = new HashMap<>();
-                            tx.listTasks(sessionId).forEach(task -> session.put(task.id(), task));
-                            List<Task> tasks = session.values().stream()
-                                    .filter(task -> !task.archived())
-                                    .sorted(Comparator.comparingInt(Task::order))
-                                    .toList();
-                            if (tasks.isEmpty()) {
-                                return "No tasks.";
-                            }
-                            return tasks.stream()
-                                    .map(task -> line(tx, session, task))
-                                    .collect(Collectors.joining("\n"));
-                        })))
+                        "List this session's tasks: id, status, subject, owner, and the unfinished tasks each one waits"
+                                + " for. Long lists come in pages: pass the cursor a page ends with to get the next.",
+                        SessionPages.schema(JsonSchema.object(), "tasks"),
+                        arguments -> {
+                            SessionPages.Request request = SessionPages.request(arguments, listing);
+                            return store.inTransaction(tx -> {
+                                // One read of the session: blockers are looked up in it, not one read each.
+                                List<Task> all = tx.listTasks(sessionId).stream()
+                                        .sorted(Comparator.comparingInt(Task::order))
+                                        .toList();
+                                Map<Long, Task> session = new HashMap<>();
+                                all.forEach(task -> session.put(task.id(), task));
+                                Map<Long, String> lines = new HashMap<>();
+                                return SessionPages.render(request, all, page -> listText(tx, session, page, lines));
+                            });
+                        })
                 .withHints(ToolHints.readOnly("List the tasks"));
+    }
+
+    /** A page of TaskList: one line per task, then how many follow and the cursor, when more follow. */
+    private static String listText(
+            TaskTransaction tx, Map<Long, Task> session, SessionPages.Page page, Map<Long, String> lines) {
+        StringBuilder text = new StringBuilder();
+        if (page.tasks().isEmpty()) {
+            text.append(page.continued() ? "No more tasks." : "No tasks.");
+        } else if (page.shortened()) {
+            text.append(line(tx, session, page.tasks().get(0), true));
+        } else {
+            text.append(page.tasks().stream()
+                    .map(task -> lines.computeIfAbsent(task.id(), id -> line(tx, session, task, false)))
+                    .collect(Collectors.joining("\n")));
+        }
+        if (page.nextCursor() != null) {
+            text.append('\n')
+                    .append(page.remaining())
+                    .append(" more: call TaskList again with cursor \"")
+                    .append(page.nextCursor())
+                    .append('"');
+        } else if (page.added() > 0) {
+            text.append('\n')
+                    .append(page.added())
+                    .append(page.added() == 1 ? " task was" : " tasks were")
+                    .append(" added since the first page: call TaskList without a cursor to list them.");
+        }
+        return text.toString();
     }
 
     private ToolResult applyUpdate(ToolArguments arguments) {
@@ -292,14 +333,18 @@ public final class ClaudeTaskTools {
         return text.toString();
     }
 
-    private static String line(TaskTransaction tx, Map<Long, Task> session, Task task) {
+    /**
+     * A task's line of TaskList. A shortened line (the one task of a page that would not fit the result budget
+     * otherwise) cuts the subject and names at most {@value #SHORT_LINE_BLOCKERS} blockers; TaskGet shows them all.
+     */
+    private static String line(TaskTransaction tx, Map<Long, Task> session, Task task, boolean shortened) {
         StringBuilder line = new StringBuilder()
                 .append('#')
                 .append(task.id())
                 .append(" [")
                 .append(wireStatus(task.status()))
                 .append("] ")
-                .append(subject(task));
+                .append(shortened ? SessionPages.shorten(subject(task), SHORT_SUBJECT_TOKENS) : subject(task));
         if (task.assignee() != null) {
             line.append(" (owner: ").append(task.assignee()).append(')');
         }
@@ -311,7 +356,12 @@ public final class ClaudeTaskTools {
                         .filter(found -> found.status() != TaskStatus.SUCCESS)
                         .ifPresent(found -> open.add("#" + found.id()));
             }
-            line.append(" [blocked by ").append(String.join(", ", open)).append(']');
+            List<String> named = open;
+            if (shortened && open.size() > SHORT_LINE_BLOCKERS) {
+                named = new ArrayList<>(open.subList(0, SHORT_LINE_BLOCKERS));
+                named.add("and " + (open.size() - SHORT_LINE_BLOCKERS) + " more");
+            }
+            line.append(" [blocked by ").append(String.join(", ", named)).append(']');
         }
         return line.toString();
     }

@@ -49,6 +49,15 @@ import java.util.Set;
  * pending} with {@code "failed": true}, a cancelled one as {@code completed} with {@code "cancelled": true} (and
  * stays cancelled when written back as completed).
  *
+ * <p>{@code TodoRead} reads the list a page at a time, in the list's order: at most {@code limit} items (100 when
+ * absent, up to 500), fewer when they would take more than three quarters of the result budget. A page followed by
+ * more says how many ({@code remaining}) and gives the {@code next_cursor} to pass as {@code cursor}; the pages of one
+ * listing show every item that was in the list at its first page exactly once, however many items are added or
+ * removed in between (added ones are counted on the last page, {@code added_since_first_page}, and read by a new
+ * listing). An item that alone would not fit a page is shown with its content cut and {@code "content_cut": true}.
+ * Without arguments a short list reads exactly as one page with no cursor. The session is read whole for each page
+ * (the store has no paged read of a session).
+ *
  * <p>Thread-safe when the store is.
  */
 public final class TodoTools {
@@ -62,6 +71,9 @@ public final class TodoTools {
     private static final String IN_PROGRESS = "in_progress";
     private static final String COMPLETED = "completed";
     private static final List<String> STATUSES = List.of(PENDING, IN_PROGRESS, COMPLETED);
+
+    /** The most tokens of an item's content in a page of one item that would not fit the result budget whole. */
+    private static final int SHORT_CONTENT_TOKENS = 600;
 
     private final TaskStore store;
     private final String sessionId;
@@ -106,11 +118,18 @@ public final class TodoTools {
     }
 
     private Tool read() {
+        String listing = "dialect " + TODO_READ + "\u0000" + sessionId;
         return Tool.of(
                         TODO_READ,
-                        "Read the todo list of this session: each item's content, status and id.",
-                        JsonSchema.object(),
-                        arguments -> ToolResult.ok(render(store.inTransaction(tx -> live(tx)))))
+                        "Read the todo list of this session: each item's content, status and id. Long lists come in"
+                                + " pages: pass a page's next_cursor as cursor to get the next; read them all before a"
+                                + " TodoWrite.",
+                        SessionPages.schema(JsonSchema.object(), "items"),
+                        arguments -> {
+                            SessionPages.Request request = SessionPages.request(arguments, listing);
+                            return store.inTransaction(
+                                    tx -> SessionPages.render(request, tx.listTasks(sessionId), TodoTools::render));
+                        })
                 .withHints(ToolHints.readOnly("Read the todo list"));
     }
 
@@ -220,12 +239,16 @@ public final class TodoTools {
         };
     }
 
-    private static String render(List<Task> tasks) {
+    /** A page of TodoRead as JSON: its items, then how many follow and the cursor, when more follow. */
+    private static String render(SessionPages.Page page) {
         ObjectNode root = Json.mapper().createObjectNode();
         ArrayNode todos = root.putArray("todos");
-        for (Task task : tasks) {
+        for (Task task : page.tasks()) {
+            String content = page.shortened()
+                    ? SessionPages.shorten(task.description(), SHORT_CONTENT_TOKENS)
+                    : task.description();
             ObjectNode todo = todos.addObject()
-                    .put("content", task.description())
+                    .put("content", content)
                     .put("status", wireStatus(task.status()))
                     .put("id", Long.toString(task.id()));
             if (task.status() == TaskStatus.FAILED) {
@@ -233,6 +256,21 @@ public final class TodoTools {
             } else if (task.status() == TaskStatus.CANCELLED) {
                 todo.put("cancelled", true);
             }
+            if (!content.equals(task.description())) {
+                todo.put("content_cut", true);
+            }
+        }
+        if (page.nextCursor() != null) {
+            root.put("remaining", page.remaining())
+                    .put("next_cursor", page.nextCursor())
+                    .put(
+                            "note",
+                            page.remaining() + (page.remaining() == 1 ? " more item" : " more items")
+                                    + ": call TodoRead with this cursor for the next page. Read every page before"
+                                    + " TodoWrite, which replaces the whole list.");
+        } else if (page.added() > 0) {
+            root.put("added_since_first_page", page.added())
+                    .put("note", "Items were added since the first page: call TodoRead without a cursor to read them.");
         }
         return root.toString();
     }

@@ -3,15 +3,20 @@ package dev.taskagent.testkit.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.dialect.ClaudeTaskTools;
+import dev.taskagent.dialect.TodoTools;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.testkit.MutableClock;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -163,6 +168,190 @@ public abstract class ClaudeTaskToolsSuite {
 
         assertThat(store.findTask(task).orElseThrow()).isEqualTo(before);
         assertThat(store.listTasks(SESSION)).hasSize(1);
+    }
+
+    @Test
+    void aLongListIsListedAPageAtATimeWithinTheBudgetEachTaskOnceWhileTasksAreAddedAndDeleted() {
+        List<Long> expected = new ArrayList<>(store.inTransaction(tx -> {
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                ids.add(tx.appendTask(NewTask.of(
+                                SESSION,
+                                "Task " + i + ": reconcile the quarterly ledger export of the customer payments"))
+                        .id());
+            }
+            return ids;
+        }));
+        List<Long> seen = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        String last;
+        do {
+            ToolResult page =
+                    call(ClaudeTaskTools.TASK_LIST, cursor == null ? "{}" : "{\"cursor\": " + quote(cursor) + "}");
+            withinBudget(page);
+            last = page.text();
+            Matcher line = LISTED.matcher(last);
+            while (line.find()) {
+                seen.add(Long.parseLong(line.group(1)));
+            }
+            cursor = nextCursor(last);
+            if (cursor != null) {
+                assertThat(last)
+                        .as("page %d says how many follow", pages)
+                        .contains("\n" + (expected.size() - seen.size()) + " more: call TaskList again with cursor");
+            }
+            pages++;
+            // Between pages: a task appended, one inserted at the top (moving every order down), one not yet listed
+            // deleted, and then the last task of the page deleted (the one its cursor names).
+            create("Added after page " + pages, "");
+            store.inTransaction(tx -> tx.insertTask(NewTask.of(SESSION, "Inserted at the top"), 0));
+            if (pages == 1) {
+                long gone = expected.remove(expected.size() - 1);
+                call(ClaudeTaskTools.TASK_UPDATE, "{\"taskId\": \"" + gone + "\", \"status\": \"deleted\"}");
+            }
+            if (pages == 2) {
+                call(
+                        ClaudeTaskTools.TASK_UPDATE,
+                        "{\"taskId\": \"" + seen.get(seen.size() - 1) + "\", \"status\": \"deleted\"}");
+            }
+        } while (cursor != null && pages < 100);
+
+        assertThat(pages).as("300 tasks of ~30 tokens each take several pages").isGreaterThan(2);
+        assertThat(seen)
+                .as("every task there was at the first page, once, in order")
+                .isEqualTo(expected);
+        assertThat(last)
+                .endsWith("\n" + 2 * (pages - 1)
+                        + " tasks were added since the first page: call TaskList without a cursor" + " to list them.");
+        String fresh = call(ClaudeTaskTools.TASK_LIST, "{}").text();
+        assertThat(fresh).startsWith("#").contains("] Inserted at the top\n");
+    }
+
+    @Test
+    void aLimitPagesAShortListAndTheLastPageHasNoCursor() {
+        long first = create("First", "");
+        long second = create("Second", "");
+        long third = create("Third", "");
+
+        ToolResult page = call(ClaudeTaskTools.TASK_LIST, "{\"limit\": 2}");
+        String cursor = nextCursor(page.text());
+        assertThat(page.text())
+                .isEqualTo("#" + first + " [pending] First\n#" + second + " [pending] Second\n"
+                        + "1 more: call TaskList again with cursor \"" + cursor + "\"");
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"limit\": \"2\", \"cursor\": " + quote(cursor) + "}"))
+                .isEqualTo(ToolResult.ok("#" + third + " [pending] Third"));
+
+        call(ClaudeTaskTools.TASK_UPDATE, "{\"taskId\": \"" + third + "\", \"status\": \"deleted\"}");
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": " + quote(cursor) + "}"))
+                .isEqualTo(ToolResult.ok("No more tasks."));
+    }
+
+    @Test
+    void aTaskTooLongForAPageIsShownShortenedSoThatTheCursorIsNeverCutOff() {
+        String subject = "Migrate " + "the billing tables ".repeat(1_500).strip();
+        long huge = store.inTransaction(tx -> tx.appendTask(NewTask.of(SESSION, subject)))
+                .id();
+        long next = create("Then deploy", "");
+
+        ToolResult page = call(ClaudeTaskTools.TASK_LIST, "{}");
+
+        withinBudget(page);
+        assertThat(page.text())
+                .startsWith("#" + huge + " [pending] Migrate the billing tables")
+                .contains("…\n1 more:");
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": " + quote(nextCursor(page.text())) + "}"))
+                .isEqualTo(ToolResult.ok("#" + next + " [pending] Then deploy"));
+        assertThat(call(ClaudeTaskTools.TASK_GET, "{\"taskId\": \"" + huge + "\"}")
+                        .text())
+                .as("TaskGet shows it whole, as far as its budget goes")
+                .contains("the billing tables the billing tables the billing tables");
+    }
+
+    @Test
+    void badLimitsAndCursorsGetAnErrorTheModelCanActOnAndWriteNothing() {
+        for (int i = 0; i < 3; i++) {
+            create("Task " + i, "");
+        }
+        String cursor =
+                nextCursor(call(ClaudeTaskTools.TASK_LIST, "{\"limit\": 1}").text());
+        store.inTransaction(tx -> tx.appendTask(NewTask.of("another-session", "Elsewhere")));
+        store.inTransaction(tx -> tx.appendTask(NewTask.of("another-session", "Elsewhere too")));
+        String otherSessionCursor = nextCursor(ClaudeTaskTools.forSession(store, "another-session")
+                .call(new ToolCall("other", ClaudeTaskTools.TASK_LIST, "{\"limit\": 1}"))
+                .text());
+        String todoCursor = nextCursor(TodoTools.forSession(store, SESSION)
+                .call(new ToolCall("todo", TodoTools.TODO_READ, "{\"limit\": 1}"))
+                .text());
+        TaskQueue queue = TaskQueue.builder(store).build();
+        store.inTransaction(tx ->
+                tx.appendTask(NewTask.builder(SESSION, "Queued").assignee("ops").build()));
+        store.inTransaction(tx -> tx.appendTask(
+                NewTask.builder(SESSION, "Queued too").assignee("ops").build()));
+        String queueCursor = queue.listQueue(QueueQuery.of("ops").withLimit(1)).cursor();
+        List<Task> before = store.listTasks(SESSION);
+
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"limit\": 0}"))
+                .isEqualTo(ToolResult.error("Argument 'limit' must be between 1 and 500, not 0."));
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"limit\": 1000000000}"))
+                .isEqualTo(ToolResult.error("Argument 'limit' must be between 1 and 500, not 1000000000."));
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"limit\": \"all\"}").text())
+                .startsWith("Argument 'limit' must be an integer");
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": 12}"))
+                .isEqualTo(ToolResult.error("Argument 'cursor' must be a string, not the number 12."));
+        String another = "The cursor belongs to another listing (other filters); a cursor continues only the listing"
+                + " that returned it. List again without a cursor.";
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": " + quote(otherSessionCursor) + "}"))
+                .as("a cursor of another session's list")
+                .isEqualTo(ToolResult.error(another));
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": " + quote(todoCursor) + "}"))
+                .as("a cursor of TodoRead")
+                .isEqualTo(ToolResult.error(another));
+        String notOne = "The cursor cannot be used: it is not a cursor a listing returned (changed or cut). Pass the"
+                + " cursor exactly as the previous page returned it, or list again without a cursor.";
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": " + quote(queueCursor) + "}"))
+                .as("a cursor of get_my_queue")
+                .isEqualTo(ToolResult.error(notOne));
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": " + quote(cursor.substring(0, 20)) + "}"))
+                .isEqualTo(ToolResult.error(notOne));
+        String forged = cursor.substring(0, 30) + (cursor.charAt(30) == 'A' ? 'B' : 'A') + cursor.substring(31);
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": " + quote(forged) + "}")
+                        .text())
+                .startsWith("The cursor cannot be used: it was changed or cut.");
+        assertThat(call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": \" \"}").text())
+                .startsWith("The cursor cannot be used: it is not a cursor a listing returned");
+        ToolResult tooLong = call(ClaudeTaskTools.TASK_LIST, "{\"cursor\": " + quote("A".repeat(10_000)) + "}");
+        assertThat(tooLong.isError()).isTrue();
+        assertThat(tooLong.text())
+                .startsWith("The cursor cannot be used: it is not a cursor a listing returned (too long)");
+
+        assertThat(store.listTasks(SESSION)).as("nothing written").isEqualTo(before);
+    }
+
+    /** The ids of a TaskList page's lines. */
+    private static final Pattern LISTED = Pattern.compile("(?m)^#(\\d+) \\[");
+
+    /** The cursor at the end of a page, or null on the last page. */
+    private static String nextCursor(String text) {
+        Matcher matcher = Pattern.compile("(?:more: call TaskList again with cursor|\"next_cursor\":) ?\"([^\"]+)\"")
+                .matcher(text);
+        return matcher.find() ? matcher.group(1) : null;
+    }
+
+    private static String quote(String text) {
+        return "\"" + text + "\"";
+    }
+
+    /** Checks a page: no error, within the toolset's budget as the toolbox estimates it, not cut by the toolbox. */
+    private void withinBudget(ToolResult page) {
+        assertThat(page.isError()).as(page.text()).isFalse();
+        int budget = tools.tool(ClaudeTaskTools.TASK_LIST)
+                .orElseThrow()
+                .resultBudget()
+                .orElseThrow();
+        int tokens = (page.text().getBytes(StandardCharsets.UTF_8).length + 2) / 3;
+        assertThat(tokens).as("estimated tokens of a page").isLessThanOrEqualTo(budget);
+        assertThat(page.text()).doesNotContain("cut here");
     }
 
     private long create(String subject, String description) {

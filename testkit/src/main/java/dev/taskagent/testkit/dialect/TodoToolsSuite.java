@@ -3,17 +3,24 @@ package dev.taskagent.testkit.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.taskagent.dialect.ClaudeTaskTools;
 import dev.taskagent.dialect.TodoTools;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
+import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.testkit.MutableClock;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -184,6 +191,180 @@ public abstract class TodoToolsSuite {
 
         assertThat(live()).isEmpty();
         assertThat(read()).isEqualTo(ToolResult.ok("{\"todos\":[]}"));
+    }
+
+    @Test
+    void aLongListIsReadAPageAtATimeWithinTheBudgetEachItemOnceWhileItemsAreAddedAndRemoved() {
+        StringBuilder todos = new StringBuilder("{\"todos\": [");
+        for (int i = 0; i < 300; i++) {
+            todos.append(i == 0 ? "" : ", ")
+                    .append("{\"content\": \"Item ")
+                    .append(i)
+                    .append(": reconcile the quarterly ledger export of the customer payments\", \"status\": \"")
+                    .append(i == 0 ? "in_progress" : "pending")
+                    .append("\"}");
+        }
+        assertThat(write(todos.append("]}").toString()).isError()).isFalse();
+        List<Long> expected = new ArrayList<>(live().stream().map(Task::id).toList());
+        assertThat(expected).hasSize(300);
+
+        List<Long> seen = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        String last;
+        do {
+            ToolResult page = read(cursor == null ? "{}" : "{\"cursor\": \"" + cursor + "\"}");
+            withinBudget(page);
+            last = page.text();
+            Matcher id = ID.matcher(last);
+            while (id.find()) {
+                seen.add(Long.parseLong(id.group(1)));
+            }
+            cursor = field(last, "next_cursor", "\"([^\"]+)\"");
+            if (cursor != null) {
+                assertThat(field(last, "remaining", "(\\d+)"))
+                        .as("page %d says how many follow", pages)
+                        .isEqualTo(Integer.toString(expected.size() - seen.size()));
+            }
+            pages++;
+            // Between pages: an item added at the end, one at the top (moving every order down), one not yet
+            // read removed, and then the last item of the page removed (the one its cursor names).
+            store.inTransaction(tx -> tx.appendTask(NewTask.of(SESSION, "Appended")));
+            store.inTransaction(tx -> tx.insertTask(NewTask.of(SESSION, "Inserted at the top"), 0));
+            if (pages == 1) {
+                archive(expected.remove(expected.size() - 1));
+            }
+            if (pages == 2) {
+                archive(seen.get(seen.size() - 1));
+            }
+        } while (cursor != null && pages < 100);
+
+        assertThat(pages).as("300 items of ~30 tokens each take several pages").isGreaterThan(2);
+        assertThat(seen)
+                .as("every item there was at the first page, once, in order")
+                .isEqualTo(expected);
+        assertThat(last)
+                .doesNotContain("\"remaining\"")
+                .endsWith(
+                        ",\"added_since_first_page\":" + 2 * (pages - 1)
+                                + ",\"note\":\"Items were added since the first page: call TodoRead without a cursor to read them.\"}");
+        assertThat(read("{}").text()).startsWith("{\"todos\":[{\"content\":\"Inserted at the top\",");
+    }
+
+    @Test
+    void aLimitPagesAShortListAndTheLastPageHasNoCursor() {
+        write(
+                "{\"todos\": [{\"content\": \"A\", \"status\": \"completed\"},"
+                        + " {\"content\": \"B\", \"status\": \"in_progress\"}, {\"content\": \"C\", \"status\": \"pending\"}]}");
+        List<Task> tasks = live();
+
+        ToolResult page = read("{\"limit\": 2}");
+        String cursor = page.text().replaceFirst("(?s).*\"next_cursor\":\"([^\"]+)\".*", "$1");
+        assertThat(page)
+                .isEqualTo(ToolResult.ok("{\"todos\":["
+                        + "{\"content\":\"A\",\"status\":\"completed\",\"id\":\""
+                        + tasks.get(0).id() + "\"},"
+                        + "{\"content\":\"B\",\"status\":\"in_progress\",\"id\":\""
+                        + tasks.get(1).id() + "\"}],"
+                        + "\"remaining\":1,\"next_cursor\":\"" + cursor + "\","
+                        + "\"note\":\"1 more item: call TodoRead with this cursor for the next page. Read every page"
+                        + " before TodoWrite, which replaces the whole list.\"}"));
+        assertThat(read("{\"limit\": 2, \"cursor\": \"" + cursor + "\"}"))
+                .isEqualTo(ToolResult.ok("{\"todos\":[{\"content\":\"C\",\"status\":\"pending\",\"id\":\""
+                        + tasks.get(2).id() + "\"}]}"));
+
+        archive(tasks.get(2).id());
+        assertThat(read("{\"cursor\": \"" + cursor + "\"}")).isEqualTo(ToolResult.ok("{\"todos\":[]}"));
+    }
+
+    @Test
+    void anItemTooLongForAPageIsShownCutSoThatTheCursorIsNeverCutOff() {
+        String content = "Migrate " + "the billing tables ".repeat(1_500).strip();
+        store.inTransaction(tx -> tx.appendTask(NewTask.of(SESSION, content)));
+        store.inTransaction(tx -> tx.appendTask(NewTask.of(SESSION, "Then deploy")));
+
+        ToolResult page = read("{}");
+
+        withinBudget(page);
+        assertThat(page.text())
+                .startsWith("{\"todos\":[{\"content\":\"Migrate the billing tables the billing")
+                .contains("…\",\"status\":\"pending\",\"id\":\"")
+                .contains("\",\"content_cut\":true}],\"remaining\":1,\"next_cursor\":\"");
+        assertThat(read("{\"cursor\": \"" + field(page.text(), "next_cursor", "\"([^\"]+)\"") + "\"}")
+                        .text())
+                .startsWith("{\"todos\":[{\"content\":\"Then deploy\",");
+    }
+
+    @Test
+    void badLimitsAndCursorsGetAnErrorTheModelCanActOnAndWriteNothing() {
+        write(
+                "{\"todos\": [{\"content\": \"A\", \"status\": \"pending\"}, {\"content\": \"B\", \"status\": \"pending\"}]}");
+        String cursor = field(read("{\"limit\": 1}").text(), "next_cursor", "\"([^\"]+)\"");
+        Toolbox other = TodoTools.forSession(store, "another-session");
+        other.call(new ToolCall(
+                "other",
+                TodoTools.TODO_WRITE,
+                "{\"todos\": [{\"content\": \"X\", \"status\": \"pending\"},"
+                        + " {\"content\": \"Y\", \"status\": \"pending\"}]}"));
+        String otherSessionCursor = field(
+                other.call(new ToolCall("other", TodoTools.TODO_READ, "{\"limit\": 1}"))
+                        .text(),
+                "next_cursor",
+                "\"([^\"]+)\"");
+        String taskListCursor = ClaudeTaskTools.forSession(store, SESSION)
+                .call(new ToolCall("claude", ClaudeTaskTools.TASK_LIST, "{\"limit\": 1}"))
+                .text()
+                .replaceFirst("(?s).*cursor \"([^\"]+)\"$", "$1");
+        List<Task> before = store.listTasks(SESSION);
+
+        assertThat(read("{\"limit\": 0}"))
+                .isEqualTo(ToolResult.error("Argument 'limit' must be between 1 and 500, not 0."));
+        assertThat(read("{\"limit\": 1000000000}"))
+                .isEqualTo(ToolResult.error("Argument 'limit' must be between 1 and 500, not 1000000000."));
+        assertThat(read("{\"limit\": [1]}").text()).startsWith("Argument 'limit' must be an integer");
+        String another = "The cursor belongs to another listing (other filters); a cursor continues only the listing"
+                + " that returned it. List again without a cursor.";
+        assertThat(read("{\"cursor\": \"" + otherSessionCursor + "\"}")).isEqualTo(ToolResult.error(another));
+        assertThat(read("{\"cursor\": \"" + taskListCursor + "\"}")).isEqualTo(ToolResult.error(another));
+        assertThat(read("{\"cursor\": \"" + cursor.substring(0, cursor.length() - 1) + "\"}"))
+                .isEqualTo(ToolResult.error("The cursor cannot be used: it is not a cursor a listing returned (changed"
+                        + " or cut). Pass the cursor exactly as the previous page returned it, or list again without a"
+                        + " cursor."));
+        String forged = cursor.substring(0, 30) + (cursor.charAt(30) == 'A' ? 'B' : 'A') + cursor.substring(31);
+        assertThat(read("{\"cursor\": \"" + forged + "\"}").text())
+                .startsWith("The cursor cannot be used: it was changed or cut.");
+        assertThat(read("{\"cursor\": true}"))
+                .isEqualTo(ToolResult.error("Argument 'cursor' must be a string, not the boolean true."));
+
+        assertThat(store.listTasks(SESSION)).as("nothing written").isEqualTo(before);
+    }
+
+    /** The ids of a TodoRead page's items. */
+    private static final Pattern ID = Pattern.compile("\"id\":\"(\\d+)\"");
+
+    /** A top-level field of a TodoRead page, by a pattern of its value; null when absent. */
+    private static String field(String page, String name, String value) {
+        Matcher matcher = Pattern.compile("\"" + name + "\":" + value).matcher(page);
+        return matcher.find() ? matcher.group(1) : null;
+    }
+
+    /** Checks a page: no error, within the toolset's budget as the toolbox estimates it, not cut by the toolbox. */
+    private void withinBudget(ToolResult page) {
+        assertThat(page.isError()).as(page.text()).isFalse();
+        int budget =
+                tools.tool(TodoTools.TODO_READ).orElseThrow().resultBudget().orElseThrow();
+        int tokens = (page.text().getBytes(StandardCharsets.UTF_8).length + 2) / 3;
+        assertThat(tokens).as("estimated tokens of a page").isLessThanOrEqualTo(budget);
+        assertThat(page.text()).doesNotContain("cut here");
+    }
+
+    private void archive(long taskId) {
+        store.inTransaction(
+                tx -> tx.updateTask(TaskUpdate.of(taskId).archived(true).build()));
+    }
+
+    private ToolResult read(String argumentsJson) {
+        return tools.call(new ToolCall("call-" + callIds.incrementAndGet(), TodoTools.TODO_READ, argumentsJson));
     }
 
     private ToolResult write(String argumentsJson) {
