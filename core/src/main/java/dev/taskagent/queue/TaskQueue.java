@@ -974,8 +974,9 @@ public final class TaskQueue {
      * not archived, of every agent, oldest (lowest id) first. Pass a page's {@link QueuePage#nextCursor() cursor}
      * back for the next page: the first page fixes which tasks the listing covers, so tasks that fail between the
      * pages never shift one, and no dead letter is returned twice or left out. Retrying a dead letter ({@link
-     * #update} to pending) or archiving it takes it off the list. Each page reads every agent's queue (as the
-     * board's dead-letter list does), so its cost grows with the store, not with the page; a failed MCP task
+     * #update} to pending) or archiving it takes it off the list. The task board's dead letters are this listing
+     * (and its cards' flag {@link #isDeadLetter}), by the queue it was built with. Each page reads every agent's
+     * queue, so its cost grows with the store, not with the page; a failed MCP task
      * (a tool call that answered with an error, one attempt) is a dead letter too.
      *
      * @param limit the page size, 1 to {@value #MAX_DEAD_LETTER_LIMIT}

@@ -540,7 +540,7 @@ class DashboardApiTest {
     }
 
     @Test
-    void aStoreThatCannotListSessionsAnswers501ButStillServesASessionById() {
+    void aStoreThatCannotListSessionsOrAgentsAnswers501ButStillServesASessionById() {
         create("trip", "Book flights", "ann");
         TaskStore older = new TaskStore() {
             @Override
@@ -549,6 +549,11 @@ class DashboardApiTest {
                     @Override
                     public List<String> listSessionIds() {
                         throw new UnsupportedOperationException("OlderStore cannot list sessions");
+                    }
+
+                    @Override
+                    public List<String> listAssignees() {
+                        throw new UnsupportedOperationException("OlderStore cannot list agents");
                     }
                 }));
             }
@@ -563,6 +568,9 @@ class DashboardApiTest {
             assertThat(sessions.json().get("error").asText())
                     .startsWith("OlderStore cannot list sessions; open a session");
             assertThat(olderClient.get("/api/sessions/trip/tasks").status()).isEqualTo(200);
+            BoardClient.Reply dead = olderClient.get("/api/dead-letters");
+            assertThat(dead.status()).isEqualTo(501);
+            assertThat(dead.json().get("error").asText()).startsWith("OlderStore cannot list agents");
         }
     }
 
