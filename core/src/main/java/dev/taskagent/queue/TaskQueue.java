@@ -972,10 +972,11 @@ public final class TaskQueue {
      * not archived, of every agent, oldest (lowest id) first. Pass a page's {@link QueuePage#nextCursor() cursor}
      * back for the next page: the first page fixes which tasks the listing covers, so tasks that fail between the
      * pages never shift one, and no dead letter is returned twice or left out. Retrying a dead letter ({@link
-     * #update} to pending) or archiving it takes it off the list. The store lists them in one query where it
-     * can ({@link dev.taskagent.store.TaskTransaction#listDeadLetters}, both stores of the project); for a store
-     * without it, each page reads every agent's queue, so its cost grows with the store. A failed MCP task (a
-     * tool call that answered with an error, one attempt) is a dead letter too.
+     * #update} to pending) or archiving it takes it off the list. The task board's dead letters are this listing
+     * (and its cards' flag {@link #isDeadLetter}), by the queue it was built with. The store lists them in one
+     * query where it can ({@link dev.taskagent.store.TaskTransaction#listDeadLetters}, both stores of the
+     * project); for a store without it, each page reads every agent's queue, so its cost grows with the store. A
+     * failed MCP task (a tool call that answered with an error, one attempt) is a dead letter too.
      *
      * @param limit the page size, 1 to {@value #MAX_DEAD_LETTER_LIMIT}
      * @param cursor the cursor the previous page gave; null for the first page

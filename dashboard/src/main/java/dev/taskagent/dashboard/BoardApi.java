@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -45,7 +44,7 @@ final class BoardApi {
 
     static final int DEFAULT_LIMIT = 100;
 
-    /** The most sessions, agents, and tasks per queue or of the dead letters, one answer lists. */
+    /** The most sessions, agents, and tasks per queue, one answer lists. */
     static final int MAX_LISTED = 1_000;
 
     /** Who the actions' comments are by. */
@@ -78,7 +77,7 @@ final class BoardApi {
         this.settings = settings;
         this.store = settings.store();
         this.events = events;
-        this.queue = TaskQueue.builder(store).build();
+        this.queue = settings.queue();
     }
 
     Reply answer(String method, String rawPath, String rawQuery, UnaryOperator<String> headers, byte[] body) {
@@ -113,7 +112,7 @@ final class BoardApi {
             long id = taskId(segments.get(2));
             Task task = store.findTask(id).orElseThrow(() -> unknownTask(id));
             CardGraph graph = CardGraph.read(store, List.of(task), () -> store.listTasks(task.sessionId()));
-            return ok(Json.write(json -> CardJson.write(json, task, CardJson.DETAIL, graph)));
+            return ok(Json.write(json -> CardJson.write(json, task, CardJson.DETAIL, queue, graph)));
         }
         if (segments.size() == 4 && segments.get(1).equals("tasks") && RELATIONS.contains(segments.get(3))) {
             long id = taskId(segments.get(2));
@@ -228,7 +227,7 @@ final class BoardApi {
             json.writeBooleanField("graph_complete", graph.complete());
             json.writeArrayFieldStart("tasks");
             for (Task task : page) {
-                CardJson.write(json, task, CardJson.BOARD, graph);
+                CardJson.write(json, task, CardJson.BOARD, queue, graph);
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -338,7 +337,7 @@ final class BoardApi {
             json.writeNumberField("limit", limit);
             json.writeArrayFieldStart("tasks");
             for (Task entry : page) {
-                CardJson.write(json, entry, CardJson.BOARD);
+                CardJson.write(json, entry, CardJson.BOARD, queue);
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -365,7 +364,7 @@ final class BoardApi {
                 json.writeNumberField("total", tasks.size());
                 json.writeArrayFieldStart("tasks");
                 for (Task task : tasks.subList(0, Math.min(tasks.size(), MAX_LISTED))) {
-                    CardJson.write(json, task, CardJson.QUEUE);
+                    CardJson.write(json, task, CardJson.QUEUE, queue);
                 }
                 json.writeEndArray();
                 json.writeEndObject();
@@ -376,41 +375,32 @@ final class BoardApi {
         });
     }
 
-    /** The dead letters by id, oldest first, a page at a time. */
+    /**
+     * The queue's dead letters ({@link TaskQueue#deadLetters(int, String)}): failed after their last attempt, by
+     * the queue's attempt limit, oldest id first, a page at a time.
+     */
     private byte[] deadLetters(QueryParameters parameters) {
-        int limit = parameters.integer("limit", DEFAULT_LIMIT, 1, MAX_LISTED);
-        Optional<SearchCursors.ListingPosition> after = listingPosition("dead-letters", parameters);
+        // The same range as the queue's (and as one agent's queue and the search): checked here, so that a limit
+        // out of it is a 400 naming the parameter, never the queue's IllegalArgumentException.
+        int limit = parameters.integer(
+                "limit", Math.min(DEFAULT_LIMIT, TaskQueue.MAX_DEAD_LETTER_LIMIT), 1, TaskQueue.MAX_DEAD_LETTER_LIMIT);
         long position = events.position();
-        List<Task> dead = new ArrayList<>();
-        for (String agent : store.listAssignees()) {
-            store.inTransaction(transaction -> transaction.listQueue(agent)).stream()
-                    .filter(CardJson::isDeadLettered)
-                    .forEach(dead::add);
+        QueuePage page;
+        try {
+            page = queue.deadLetters(limit, parameters.text("cursor").orElse(null));
+        } catch (PageCursorException e) {
+            throw ApiException.badParameter("cursor", e.getMessage());
         }
-        dead.sort(Comparator.comparingLong(Task::id));
-        long watermark = after.map(SearchCursors.ListingPosition::watermark).orElseGet(() -> highestId(dead));
-        long lastId = after.map(SearchCursors.ListingPosition::lastId).orElse(0L);
-        List<Task> following = dead.stream()
-                .filter(task -> task.id() > lastId && task.id() <= watermark)
-                .toList();
-        List<Task> page = following.subList(0, Math.min(limit, following.size()));
-        long remaining = following.size() - page.size();
-        String nextCursor = remaining == 0
-                ? null
-                : SearchCursors.encode(
-                        "dead-letters",
-                        new SearchCursors.ListingPosition(
-                                watermark, page.get(page.size() - 1).id()));
+        QueuePage shown = page;
         return Json.write(json -> {
             json.writeStartObject();
             json.writeNumberField("position", position);
-            json.writeNumberField("total", dead.size());
             json.writeNumberField("limit", limit);
-            json.writeNumberField("remaining", remaining);
-            json.writeStringField("next_cursor", nextCursor);
+            json.writeNumberField("remaining", shown.remaining());
+            json.writeStringField("next_cursor", shown.cursor());
             json.writeArrayFieldStart("tasks");
-            for (Task task : page) {
-                CardJson.write(json, task, CardJson.QUEUE);
+            for (Task task : shown.tasks()) {
+                CardJson.write(json, task, CardJson.QUEUE, queue);
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -445,7 +435,7 @@ final class BoardApi {
             json.writeStringField("next_cursor", shown.cursor());
             json.writeArrayFieldStart("tasks");
             for (Task task : shown.tasks()) {
-                CardJson.write(json, task, CardJson.QUEUE);
+                CardJson.write(json, task, CardJson.QUEUE, queue);
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -510,7 +500,7 @@ final class BoardApi {
             json.writeStringField("next_cursor", page.cursor());
             json.writeArrayFieldStart("tasks");
             for (Task task : page.tasks()) {
-                CardJson.write(json, task, CardJson.QUEUE);
+                CardJson.write(json, task, CardJson.QUEUE, queue);
             }
             json.writeEndArray();
             json.writeEndObject();
@@ -596,7 +586,7 @@ final class BoardApi {
                 task.id(),
                 ACTOR,
                 "Requeued from the task board (it had failed"
-                        + (CardJson.isDeadLettered(task) ? " after its last attempt" : "") + ").");
+                        + (queue.isDeadLetter(task) ? " after its last attempt" : "") + ").");
         return done(
                 "requeue",
                 after,
@@ -703,7 +693,7 @@ final class BoardApi {
             json.writeStringField("result", "done");
             json.writeStringField("message", message);
             json.writeFieldName("task");
-            CardJson.write(json, after, CardJson.BOARD);
+            CardJson.write(json, after, CardJson.BOARD, queue);
             json.writeEndObject();
         }));
     }

@@ -5,6 +5,7 @@ import dev.taskagent.AddressInUseException;
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.internal.OriginRules;
 import dev.taskagent.internal.SettingRules;
+import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -83,14 +84,34 @@ public final class TaskDashboard implements AutoCloseable {
     }
 
     /**
-     * Starts a builder of a board of this store's tasks.
+     * Starts a builder of a board of this store's tasks, through a queue with the default settings: a task
+     * without a limit of its own counts as a dead letter after {@value TaskQueue#DEFAULT_MAX_ATTEMPTS} attempts.
+     * When the application's queue has another {@linkplain TaskQueue.Builder#maxAttempts(int) default}, or
+     * listeners that should hear of the board's actions, use {@link #builder(TaskQueue)}.
      *
      * @param store the store whose tasks the board shows; the board does not close it
      * @return a builder with the defaults: {@value #DEFAULT_HOST}:{@value #DEFAULT_PORT}, no token, read-only
      * @throws NullPointerException if {@code store} is null
      */
     public static Builder builder(TaskStore store) {
-        return new Builder(store);
+        return new Builder(
+                TaskQueue.builder(Objects.requireNonNull(store, "store")).build());
+    }
+
+    /**
+     * Starts a builder of a board of the tasks of this queue's store, through the queue: its dead letters ({@link
+     * TaskQueue#deadLetters(int, String)}, {@link
+     * TaskQueue#isDeadLetter(dev.taskagent.task.Task)}) are the board's, by the queue's
+     * {@linkplain TaskQueue#maxAttempts() default attempt limit}, and the board's actions write through it, so
+     * that its listeners hear of them.
+     *
+     * @param queue the application's queue; the board shows every session of its {@linkplain TaskQueue#store()
+     *     store}, not only the queue's own session, and does not close the store
+     * @return a builder with the defaults: {@value #DEFAULT_HOST}:{@value #DEFAULT_PORT}, no token, read-only
+     * @throws NullPointerException if {@code queue} is null
+     */
+    public static Builder builder(TaskQueue queue) {
+        return new Builder(Objects.requireNonNull(queue, "queue"));
     }
 
     /**
@@ -229,9 +250,9 @@ public final class TaskDashboard implements AutoCloseable {
         }
     }
 
-    /** What a built board was configured with. */
+    /** What a built board was configured with; the store is the queue's. */
     record Settings(
-            TaskStore store,
+            TaskQueue queue,
             String host,
             int port,
             String token,
@@ -243,7 +264,13 @@ public final class TaskDashboard implements AutoCloseable {
             int maxEventClients,
             int maxConnections,
             Duration requestTimeout,
-            Clock clock) {}
+            Clock clock) {
+
+        /** @return the store whose tasks the board shows: the queue's */
+        TaskStore store() {
+            return queue.store();
+        }
+    }
 
     /**
      * Configures a {@link TaskDashboard}. Each setter checks its value at once; {@link #build()} checks the
@@ -252,7 +279,7 @@ public final class TaskDashboard implements AutoCloseable {
      * <p>Not thread-safe.
      */
     public static final class Builder {
-        private final TaskStore store;
+        private final TaskQueue queue;
         private String host = DEFAULT_HOST;
         private int port = DEFAULT_PORT;
         private boolean bound;
@@ -267,8 +294,8 @@ public final class TaskDashboard implements AutoCloseable {
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Clock clock = Clock.systemUTC();
 
-        private Builder(TaskStore store) {
-            this.store = Objects.requireNonNull(store, "store");
+        private Builder(TaskQueue queue) {
+            this.queue = queue;
         }
 
         /**
@@ -542,7 +569,7 @@ public final class TaskDashboard implements AutoCloseable {
 
         private Settings settings() {
             return new Settings(
-                    store,
+                    queue,
                     host,
                     port,
                     token,

@@ -1,13 +1,17 @@
 package dev.taskagent.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.MarkdownSteps;
+import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TransactionWork;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.store.spi.Leases;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -340,6 +344,88 @@ class DashboardApiTest {
     }
 
     @Test
+    void aTaskThatFailedItsLastAttemptWithoutTheReaperIsADeadLetterOnTheBoard() {
+        Task retried = queue.create(NewTask.builder("trip", "Retried to the end")
+                .assignee("ann")
+                .maxAttempts(1)
+                .build());
+        queue.claimNext("ann", Duration.ofMinutes(5));
+        queue.retry(retried.id(), "ann", 1, "The upload was refused.");
+        Task completed = queue.create(NewTask.builder("trip", "Failed on its last attempt")
+                .assignee("bob")
+                .maxAttempts(1)
+                .build());
+        queue.claimNext("bob", Duration.ofMinutes(5));
+        queue.complete(completed.id(), "bob", 1, TaskStatus.FAILED, "No seats left.");
+        Task early = create("trip", "Failed with attempts left", "carl");
+        queue.claimNext("carl", Duration.ofMinutes(5));
+        queue.complete(early.id(), "carl", 1, TaskStatus.FAILED, "Gave up early.");
+
+        JsonNode dead = client.get("/api/dead-letters").json();
+        JsonNode cards = client.get("/api/sessions/trip/tasks").json().get("tasks");
+
+        assertThat(dead.get("tasks"))
+                .extracting(task -> task.get("id").asLong())
+                .containsExactly(retried.id(), completed.id());
+        assertThat(dead.get("tasks"))
+                .allSatisfy(task ->
+                        assertThat(task.get("dead_lettered").asBoolean()).isTrue());
+        assertThat(cards)
+                .extracting(task -> task.get("id").asLong(), task -> task.get("dead_lettered")
+                        .asBoolean())
+                .containsExactly(tuple(retried.id(), true), tuple(completed.id(), true), tuple(early.id(), false));
+        assertThat(client.get("/api/tasks/" + completed.id())
+                        .json()
+                        .get("dead_lettered")
+                        .asBoolean())
+                .isTrue();
+        assertThat(store.findTask(completed.id()).orElseThrow().comments())
+                .noneMatch(comment -> comment.author().equals(Leases.REAPER));
+    }
+
+    @Test
+    void aBoardBuiltFromAQueueCountsAttemptsByThatQueuesLimit() {
+        TaskQueue patient =
+                TaskQueue.builder(store).maxAttempts(5).backoff(Backoff.none()).build();
+        // Inserted without a limit of its own, as a task made outside the queue is: the queue's default decides.
+        Task task = store.inTransaction(transaction -> transaction.insertTask(
+                NewTask.builder("trip", "Flaky without a limit").assignee("ann").build(), 0));
+        assertThat(task.maxAttempts()).isZero();
+        for (int attempt = 1; attempt < 3; attempt++) {
+            patient.claimNext("ann", Duration.ofMinutes(5)).orElseThrow();
+            patient.retry(task.id(), "ann", attempt, "Try again.");
+        }
+        assertThat(patient.claimNext("ann", Duration.ofMinutes(5)).orElseThrow().attempt())
+                .isEqualTo(3);
+        patient.complete(task.id(), "ann", 3, TaskStatus.FAILED, "Failed on attempt 3 of 5.");
+
+        try (TaskDashboard patientBoard = TaskDashboard.builder(patient)
+                .bind("127.0.0.1", 0)
+                .clock(clock)
+                .build()
+                .start()) {
+            BoardClient patientClient = new BoardClient(patientBoard);
+            assertThat(patientClient.get("/api/dead-letters").json().get("tasks"))
+                    .isEmpty();
+            assertThat(patientClient
+                            .get("/api/tasks/" + task.id())
+                            .json()
+                            .get("dead_lettered")
+                            .asBoolean())
+                    .isFalse();
+        }
+        // The board of the store alone counts by the default of 3 attempts: for it, attempt 3 was the last.
+        assertThat(client.get("/api/tasks/" + task.id())
+                        .json()
+                        .get("dead_lettered")
+                        .asBoolean())
+                .isTrue();
+        assertThat(client.get("/api/dead-letters").json().get("tasks"))
+                .extracting(dead -> dead.get("id").asLong())
+                .containsExactly(task.id());
+    }
+
+    @Test
     void anXssDescriptionComesBackAsPlainJsonText() {
         Task task = create("trip", XSS, "ann");
 
@@ -455,7 +541,7 @@ class DashboardApiTest {
     }
 
     @Test
-    void aStoreThatCannotListSessionsAnswers501ButStillServesASessionById() {
+    void aStoreThatCannotListSessionsOrAgentsAnswers501ButStillServesASessionById() {
         create("trip", "Book flights", "ann");
         TaskStore older = new TaskStore() {
             @Override
@@ -464,6 +550,16 @@ class DashboardApiTest {
                     @Override
                     public List<String> listSessionIds() {
                         throw new UnsupportedOperationException("OlderStore cannot list sessions");
+                    }
+
+                    @Override
+                    public List<String> listAssignees() {
+                        throw new UnsupportedOperationException("OlderStore cannot list agents");
+                    }
+
+                    @Override
+                    public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+                        throw new UnsupportedOperationException("OlderStore cannot list dead letters");
                     }
                 }));
             }
@@ -478,6 +574,9 @@ class DashboardApiTest {
             assertThat(sessions.json().get("error").asText())
                     .startsWith("OlderStore cannot list sessions; open a session");
             assertThat(olderClient.get("/api/sessions/trip/tasks").status()).isEqualTo(200);
+            BoardClient.Reply dead = olderClient.get("/api/dead-letters");
+            assertThat(dead.status()).isEqualTo(501);
+            assertThat(dead.json().get("error").asText()).startsWith("OlderStore cannot list agents");
         }
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.AddressInUseException;
+import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -77,10 +79,13 @@ class DashboardBuilderTest {
     }
 
     @Test
-    void aBoardWithoutAStoreIsRefused() {
-        assertThatThrownBy(() -> TaskDashboard.builder(null))
+    void aBoardWithoutAStoreOrQueueIsRefused() {
+        assertThatThrownBy(() -> TaskDashboard.builder((TaskStore) null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("store");
+        assertThatThrownBy(() -> TaskDashboard.builder((TaskQueue) null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("queue");
     }
 
     @Test

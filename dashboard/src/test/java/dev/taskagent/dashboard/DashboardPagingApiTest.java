@@ -7,6 +7,7 @@ import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskStatus;
 import dev.taskagent.testkit.MutableClock;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -158,14 +159,62 @@ class DashboardPagingApiTest {
         assertThat(dead.get("tasks"))
                 .extracting(task -> task.get("id").asLong())
                 .containsExactly(doomed.get(0), doomed.get(1));
-        assertThat(dead.get("total").asInt()).isEqualTo(3);
+        assertThat(dead.get("limit").asInt()).isEqualTo(2);
+        assertThat(dead.get("remaining").asLong()).isEqualTo(1);
+        Task late = queue.create(NewTask.builder("ops", "Failed between the pages")
+                .assignee("bob")
+                .maxAttempts(1)
+                .build());
+        queue.claimNext("bob", Duration.ofSeconds(10));
+        queue.retry(late.id(), "bob", 1, "Broken.");
         JsonNode rest = client.get("/api/dead-letters?limit=2&cursor="
                         + dead.get("next_cursor").asText())
                 .json();
         assertThat(rest.get("tasks"))
                 .extracting(task -> task.get("id").asLong())
                 .containsExactly(doomed.get(2));
+        assertThat(rest.get("remaining").asLong()).isZero();
         assertThat(rest.get("next_cursor").isNull()).isTrue();
+        assertThat(client.get("/api/dead-letters").json().get("tasks"))
+                .extracting(task -> task.get("id").asLong())
+                .containsExactly(doomed.get(0), doomed.get(1), doomed.get(2), late.id());
+    }
+
+    @Test
+    void theDeadLettersPageAtMostAsManyAsTheQueueListsAndTheRestFollowByCursor() {
+        int count = TaskQueue.MAX_DEAD_LETTER_LIMIT + 5;
+        List<Long> doomed = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Task task = queue.create(NewTask.builder("ops", "Doomed " + i)
+                    .assignee("bob")
+                    .maxAttempts(1)
+                    .build());
+            queue.claimNext("bob", Duration.ofMinutes(1));
+            queue.complete(task.id(), "bob", 1, TaskStatus.FAILED, "Out of attempts.");
+            doomed.add(task.id());
+        }
+
+        JsonNode first = client.get("/api/dead-letters").json();
+        JsonNode widest = client.get("/api/dead-letters?limit=" + TaskQueue.MAX_DEAD_LETTER_LIMIT)
+                .json();
+        BoardClient.Reply tooMany = client.get("/api/dead-letters?limit=" + (TaskQueue.MAX_DEAD_LETTER_LIMIT + 1));
+
+        assertThat(first.get("limit").asInt()).isEqualTo(TaskQueue.MAX_DEAD_LETTER_LIMIT);
+        assertThat(first.get("tasks")).hasSize(TaskQueue.MAX_DEAD_LETTER_LIMIT);
+        assertThat(first.get("remaining").asLong()).isEqualTo(5);
+        assertThat(widest.get("tasks")).hasSize(TaskQueue.MAX_DEAD_LETTER_LIMIT);
+        assertThat(tooMany.status()).isEqualTo(400);
+        assertThat(tooMany.json().get("parameter").asText()).isEqualTo("limit");
+        assertThat(tooMany.json().get("error").asText())
+                .startsWith("Parameter 'limit' must be a whole number from 1 to " + TaskQueue.MAX_DEAD_LETTER_LIMIT);
+        List<Long> seen = new ArrayList<>();
+        first.get("tasks").forEach(task -> seen.add(task.get("id").asLong()));
+        JsonNode rest = client.get(
+                        "/api/dead-letters?cursor=" + first.get("next_cursor").asText())
+                .json();
+        rest.get("tasks").forEach(task -> seen.add(task.get("id").asLong()));
+        assertThat(rest.get("next_cursor").isNull()).isTrue();
+        assertThat(seen).containsExactlyElementsOf(doomed);
     }
 
     @ParameterizedTest
@@ -183,7 +232,9 @@ class DashboardPagingApiTest {
                 "/api/queues/ann?limit=0 | limit | Parameter 'limit' must be a whole number from 1 to 100",
                 "/api/queues/ann?limit=101 | limit | Parameter 'limit' must be a whole number from 1 to 100",
                 "/api/dead-letters?cursor={trip} | cursor | The cursor belongs to another listing",
-                "/api/dead-letters?limit=0 | limit | Parameter 'limit' must be a whole number",
+                "/api/dead-letters?limit=0 | limit | Parameter 'limit' must be a whole number from 1 to 100",
+                "/api/dead-letters?limit=101 | limit | Parameter 'limit' must be a whole number from 1 to 100",
+                "/api/dead-letters?cursor={cut} | cursor | The cursor cannot be used",
                 "/api/search?q=flights&cursor={trip} | cursor | The cursor cannot be used",
                 "/api/search?q=%26%26%7C%7C | q | Parameter 'q': query text holds no word",
                 "/api/search | q | Give the words to find as q",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import dev.taskagent.task.Comment;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -95,6 +96,36 @@ class DashboardTokenAndActionsTest {
         assertThat(after.status()).isEqualTo(TaskStatus.PENDING);
         assertThat(after.comments().get(after.comments().size() - 1).author()).isEqualTo("task-board");
         assertThat(owner.get("/api/dead-letters").json().get("tasks")).isEmpty();
+    }
+
+    @Test
+    void theRequeueCommentSaysWhenTheTaskHadFailedAfterItsLastAttempt() {
+        Task retried = queue.create(NewTask.builder("trip", "Retried to the end")
+                .assignee("carl")
+                .maxAttempts(1)
+                .build());
+        queue.claimNext("carl", Duration.ofMinutes(5));
+        Task dead = queue.retry(retried.id(), "carl", 1, "The upload was refused.");
+        Task early = queue.create(NewTask.builder("trip", "Failed with attempts left")
+                .assignee("carl")
+                .build());
+        queue.claimNext("carl", Duration.ofMinutes(5));
+        Task failed = queue.complete(early.id(), "carl", 1, TaskStatus.FAILED, "Gave up early.");
+
+        for (Task task : List.of(dead, failed)) {
+            BoardClient.Reply reply = owner.post(
+                    "/api/tasks/" + task.id() + "/requeue", "{\"version\":" + task.version() + "}", Map.of());
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        }
+
+        assertThat(lastComment(dead.id()))
+                .isEqualTo("Requeued from the task board (it had failed after its last" + " attempt).");
+        assertThat(lastComment(early.id())).isEqualTo("Requeued from the task board (it had failed).");
+    }
+
+    private String lastComment(long taskId) {
+        List<Comment> comments = store.findTask(taskId).orElseThrow().comments();
+        return comments.get(comments.size() - 1).text();
     }
 
     @Test

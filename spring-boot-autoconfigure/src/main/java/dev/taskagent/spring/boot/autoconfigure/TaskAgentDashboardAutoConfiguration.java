@@ -2,7 +2,9 @@ package dev.taskagent.spring.boot.autoconfigure;
 
 import dev.taskagent.dashboard.TaskDashboard;
 import dev.taskagent.dashboard.TaskDashboardServlet;
+import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -20,9 +22,11 @@ import org.springframework.core.env.Environment;
  * taskagent-dashboard} on the class path and a {@link TaskStore}. In a servlet web application it is served by
  * the application's own web server under {@code taskagent.dashboard.path} ({@code /taskagent/board/} unless
  * set); otherwise, or with {@code taskagent.dashboard.standalone=true}, it listens on its own port ({@code
- * taskagent.dashboard.bind-address} and {@code port}).
+ * taskagent.dashboard.bind-address} and {@code port}). When the application has one {@link TaskQueue} over that
+ * store, the board goes through it ({@link TaskDashboard#builder(TaskQueue)}): its dead letters are the queue's,
+ * by the queue's attempt limit, and its actions reach the queue's listeners.
  */
-@AutoConfiguration(after = TaskAgentStoreAutoConfiguration.class)
+@AutoConfiguration(after = {TaskAgentStoreAutoConfiguration.class, TaskAgentAutoConfiguration.class})
 @ConditionalOnClass(TaskDashboard.class)
 @ConditionalOnBooleanProperty(name = "taskagent.dashboard.enabled")
 @ConditionalOnSingleCandidate(TaskStore.class)
@@ -41,15 +45,17 @@ public class TaskAgentDashboardAutoConfiguration {
          * The board's lifecycle.
          *
          * @param store the store whose tasks it shows
+         * @param queues the application's queue, if it has one
          * @param properties the starter's properties
          * @return the lifecycle, started by the context
          */
         @Bean
         @ConditionalOnMissingBean
-        DashboardLifecycle taskAgentDashboard(TaskStore store, TaskAgentProperties properties) {
+        DashboardLifecycle taskAgentDashboard(
+                TaskStore store, ObjectProvider<TaskQueue> queues, TaskAgentProperties properties) {
             TaskAgentProperties.Dashboard settings = properties.getDashboard();
-            TaskDashboard.Builder builder = configure(TaskDashboard.builder(store), settings)
-                    .bind(settings.getBindAddress(), settings.getPort());
+            TaskDashboard.Builder builder =
+                    configure(builder(store, queues), settings).bind(settings.getBindAddress(), settings.getPort());
             // Built now, so that a refused setting fails the context's start rather than its first request.
             builder.build();
             return new DashboardLifecycle(builder::build, settings.names().port());
@@ -67,6 +73,7 @@ public class TaskAgentDashboardAutoConfiguration {
          * destroys it when the context closes.
          *
          * @param store the store whose tasks it shows
+         * @param queues the application's queue, if it has one
          * @param properties the starter's properties
          * @param environment the application's, for {@code server.address}
          * @return the registration
@@ -74,11 +81,14 @@ public class TaskAgentDashboardAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "taskAgentDashboardServlet")
         ServletRegistrationBean<TaskDashboardServlet> taskAgentDashboardServlet(
-                TaskStore store, TaskAgentProperties properties, Environment environment) {
+                TaskStore store,
+                ObjectProvider<TaskQueue> queues,
+                TaskAgentProperties properties,
+                Environment environment) {
             TaskAgentProperties.Dashboard settings = properties.getDashboard();
             MountRules.requireTokenWhenExposed(settings, "The task board", environment);
             TaskDashboardServlet servlet =
-                    configure(TaskDashboard.builder(store), settings).buildServlet();
+                    configure(builder(store, queues), settings).buildServlet();
             ServletRegistrationBean<TaskDashboardServlet> registration =
                     new ServletRegistrationBean<>(servlet, settings.getPath() + "/*");
             registration.setName("taskAgentDashboard");
@@ -99,6 +109,15 @@ public class TaskAgentDashboardAutoConfiguration {
             return new WebServerMount(
                     "taskagent task board", properties.getDashboard().getPath() + "/", environment);
         }
+    }
+
+    /**
+     * A board through the application's queue when it has exactly one over the board's store, so that a dead
+     * letter is one by the queue's attempt limit; otherwise through a queue with the defaults.
+     */
+    private static TaskDashboard.Builder builder(TaskStore store, ObjectProvider<TaskQueue> queues) {
+        TaskQueue queue = queues.getIfUnique();
+        return queue != null && queue.store() == store ? TaskDashboard.builder(queue) : TaskDashboard.builder(store);
     }
 
     private static TaskDashboard.Builder configure(

@@ -22,6 +22,7 @@ import dev.taskagent.steps.StepExecutor;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
+import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.io.IOException;
@@ -363,6 +364,37 @@ class TaskAgentAutoConfigurationTest {
                     assertThat(sessions.body()).contains(queue.sessionId());
                 });
         assertThatThrownBy(() -> get(board[0])).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void theBoardCountsDeadLettersByTheApplicationsQueueLimit() {
+        runner.withPropertyValues(
+                        "taskagent.dashboard.enabled=true",
+                        "taskagent.dashboard.port=0",
+                        "taskagent.queue.max-attempts=5",
+                        "taskagent.queue.backoff-first=0")
+                .run(context -> {
+                    TaskQueue queue = context.getBean(TaskQueue.class);
+                    // Without a limit of its own (made outside the queue), so the queue's 5 decides, not 3.
+                    Task task = queue.store()
+                            .inTransaction(transaction -> transaction.insertTask(
+                                    NewTask.builder("ops", "Flaky")
+                                            .assignee("ann")
+                                            .build(),
+                                    0));
+                    for (int attempt = 1; attempt < 3; attempt++) {
+                        queue.claimNext("ann").orElseThrow();
+                        queue.retry(task.id(), "ann", attempt, "Try again.");
+                    }
+                    queue.claimNext("ann").orElseThrow();
+                    queue.complete(task.id(), "ann", 3, TaskStatus.FAILED, "Failed on attempt 3 of 5.");
+                    URI board = context.getBean(DashboardLifecycle.class).uri();
+
+                    assertThat(get(board.resolve("/api/tasks/" + task.id())).body())
+                            .contains("\"attempt\":3")
+                            .contains("\"dead_lettered\":false");
+                    assertThat(get(board.resolve("/api/dead-letters")).body()).contains("\"tasks\":[]");
+                });
     }
 
     @Test
