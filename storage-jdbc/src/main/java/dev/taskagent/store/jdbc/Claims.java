@@ -16,9 +16,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
@@ -592,18 +590,7 @@ final class Claims {
             }
             update.executeUpdate();
         }
-        Map<Long, Task> read = new HashMap<>();
-        for (Task task : TaskReader.readIdsSkippingDamaged(connection, dialect, ids, damaged)) {
-            read.put(task.id(), task);
-        }
-        List<Task> tasks = new ArrayList<>(read.size());
-        for (long id : ids) {
-            Task task = read.get(id);
-            if (task != null) {
-                tasks.add(task);
-            }
-        }
-        return tasks;
+        return TaskReader.readInOrder(connection, dialect, ids, damaged);
     }
 
     private static OptionalLong mySqlFamilyClaim(Connection connection, Request request) throws SQLException {

@@ -10,9 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -68,28 +66,20 @@ final class QueuePages {
         if (ids.isEmpty()) {
             return QueuePage.empty();
         }
-        Map<Long, Task> byId = new HashMap<>();
-        for (Task task : TaskReader.readIdsSkippingDamaged(connection, dialect, ids, new ArrayList<>())) {
-            byId.put(task.id(), task);
-        }
-        List<Task> tasks = new ArrayList<>(ids.size());
-        for (long id : ids) {
-            Task task = byId.get(id);
-            if (task != null) {
-                tasks.add(task);
-            }
-        }
+        List<Task> tasks = TaskReader.readInOrder(connection, dialect, ids, new ArrayList<>());
         long remaining = total - ids.size();
         String cursor = null;
         if (remaining > 0) {
             // The key of the last row listed, as read in this unit of work: a damaged task left out of the page
             // still marks where it ends.
-            Task last = byId.get(ids.get(ids.size() - 1));
+            long lastId = ids.get(ids.size() - 1);
+            Task last =
+                    !tasks.isEmpty() && tasks.get(tasks.size() - 1).id() == lastId ? tasks.get(tasks.size() - 1) : null;
             cursor = SearchCursors.encode(
                     query,
                     last != null
                             ? SearchCursors.QueuePosition.after(watermark, last)
-                            : lastKey(connection, watermark, ids.get(ids.size() - 1)));
+                            : lastKey(connection, watermark, lastId));
         }
         return new QueuePage(tasks, remaining, cursor);
     }

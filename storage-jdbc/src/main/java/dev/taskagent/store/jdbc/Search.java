@@ -165,17 +165,7 @@ final class Search {
         if (ids.isEmpty()) {
             return SearchPage.empty();
         }
-        Map<Long, Task> byId = new HashMap<>();
-        for (Task task : TaskReader.readIdsSkippingDamaged(connection, dialect, ids, new ArrayList<>())) {
-            byId.put(task.id(), task);
-        }
-        List<Task> tasks = new ArrayList<>(ids.size());
-        for (long id : ids) {
-            Task task = byId.get(id);
-            if (task != null) {
-                tasks.add(task);
-            }
-        }
+        List<Task> tasks = TaskReader.readInOrder(connection, dialect, ids, new ArrayList<>());
         long remaining = total - ids.size();
         String cursor = null;
         if (remaining > 0) {

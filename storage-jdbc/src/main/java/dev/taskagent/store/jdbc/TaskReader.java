@@ -13,6 +13,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -259,6 +260,26 @@ final class TaskReader {
      */
     static List<Task> read(Connection connection, Dialect dialect, Filter filter) throws SQLException {
         return read(connection, dialect, filter, null);
+    }
+
+    /**
+     * Reads tasks in the order of their ids, leaving out a task whose documents are damaged (its id added to
+     * {@code damaged}) and one deleted meanwhile: a listing or a batch goes on with the others.
+     */
+    static List<Task> readInOrder(Connection connection, Dialect dialect, List<Long> ids, List<Long> damaged)
+            throws SQLException {
+        Map<Long, Task> byId = new HashMap<>();
+        for (Task task : readIdsSkippingDamaged(connection, dialect, ids, damaged)) {
+            byId.put(task.id(), task);
+        }
+        List<Task> tasks = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            Task task = byId.get(id);
+            if (task != null) {
+                tasks.add(task);
+            }
+        }
+        return tasks;
     }
 
     /**
