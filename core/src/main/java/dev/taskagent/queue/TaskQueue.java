@@ -117,9 +117,7 @@ public final class TaskQueue {
     /** The most dead letters one page of {@link #deadLetters(int, String)} lists. */
     public static final int MAX_DEAD_LETTER_LIMIT = DeadLetterPaging.MAX_LIMIT;
 
-    /** What names the dead letters' listing in its cursors. */
     private final TransactionRunner runner;
-
     private final String sessionId;
     private final Duration leaseDuration;
     private final int maxAttempts;
