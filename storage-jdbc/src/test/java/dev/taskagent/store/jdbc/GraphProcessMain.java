@@ -106,7 +106,7 @@ public final class GraphProcessMain {
             for (Task task : claimed) {
                 say(out, "CLAIMED " + task.id());
             }
-            pause(random.nextInt(3));
+            pause(2 + random.nextInt(4)); // the completions last while the workers claim what they unblock
             long linger = random.nextInt(4);
             store.inTransaction(tx -> {
                 for (Task task : claimed) {

