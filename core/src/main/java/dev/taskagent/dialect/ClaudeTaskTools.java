@@ -16,7 +16,6 @@ import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -173,9 +172,7 @@ public final class ClaudeTaskTools {
                             SessionPages.Request request = SessionPages.request(arguments, listing);
                             return store.inTransaction(tx -> {
                                 // One read of the session: blockers are looked up in it, not one read each.
-                                List<Task> all = tx.listTasks(sessionId).stream()
-                                        .sorted(Comparator.comparingInt(Task::order))
-                                        .toList();
+                                List<Task> all = tx.listTasks(sessionId); // in the session's order (TS-2.2)
                                 Map<Long, Task> session = new HashMap<>();
                                 all.forEach(task -> session.put(task.id(), task));
                                 Map<Long, String> lines = new HashMap<>();

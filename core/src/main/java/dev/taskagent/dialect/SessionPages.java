@@ -1,5 +1,6 @@
 package dev.taskagent.dialect;
 
+import dev.taskagent.internal.Pages;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.store.PageCursorException;
 import dev.taskagent.store.spi.SearchCursors;
@@ -88,11 +89,7 @@ final class SessionPages {
      *     listing returned (changed, cut, of another tool or session); its text says what to send instead
      */
     static Request request(ToolArguments arguments, String listing) {
-        OptionalInt limit = arguments.optionalInt("limit");
-        if (limit.isPresent() && (limit.getAsInt() < 1 || limit.getAsInt() > MAX_LIMIT)) {
-            throw new ToolArgumentException(
-                    "Argument 'limit' must be between 1 and " + MAX_LIMIT + ", not " + limit.getAsInt() + ".");
-        }
+        OptionalInt limit = arguments.optionalInt("limit", 1, MAX_LIMIT);
         Optional<String> cursor = arguments.optionalString("cursor");
         try {
             return new Request(
@@ -138,20 +135,17 @@ final class SessionPages {
         int added = (int) session.stream()
                 .filter(task -> !task.archived() && task.id() > watermark)
                 .count();
-        int size = Math.min(request.limit(), following.size());
-        Page page = page(request, following, size, watermark, added, false);
-        String text = render.apply(page);
-        int tokens = Texts.estimateTokens(text);
-        while (size > 1 && tokens > PAGE_TOKENS) {
-            size = Math.max(1, Math.min(size - 1, (int) ((long) size * PAGE_TOKENS / tokens)));
-            page = page(request, following, size, watermark, added, false);
-            text = render.apply(page);
-            tokens = Texts.estimateTokens(text);
+        int shown = Math.max(1, Math.min(request.limit(), following.size()));
+        Pages.Fitted<Page> fitted = Pages.fit(
+                shown,
+                PAGE_TOKENS,
+                size -> page(request, following, Math.min(size, following.size()), watermark, added, false),
+                render,
+                page -> page.tasks().size());
+        if (fitted.page().tasks().size() == 1 && fitted.tokens() > PAGE_TOKENS) {
+            return ToolResult.ok(render.apply(page(request, following, 1, watermark, added, true)));
         }
-        if (size == 1 && tokens > PAGE_TOKENS) {
-            text = render.apply(page(request, following, size, watermark, added, true));
-        }
-        return ToolResult.ok(text);
+        return ToolResult.ok(fitted.text());
     }
 
     private static Page page(

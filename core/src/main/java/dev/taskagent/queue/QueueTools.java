@@ -1,5 +1,6 @@
 package dev.taskagent.queue;
 
+import dev.taskagent.internal.Pages;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.internal.json.TaskJson.View;
@@ -507,12 +508,8 @@ final class QueueTools {
                 throw new ToolArgumentException("Argument 'tag': " + e.getMessage() + ".");
             }
         }
-        OptionalInt limit = arguments.optionalInt("limit");
+        OptionalInt limit = arguments.optionalInt("limit", 1, maxLimit);
         if (limit.isPresent()) {
-            if (limit.getAsInt() < 1 || limit.getAsInt() > maxLimit) {
-                throw new ToolArgumentException(
-                        "Argument 'limit' must be between 1 and " + maxLimit + ", not " + limit.getAsInt() + ".");
-            }
             query = withLimit.apply(query, limit.getAsInt());
         }
         Optional<String> cursor = arguments.optionalString("cursor");
@@ -539,29 +536,10 @@ final class QueueTools {
                 page -> page.tasks().size());
     }
 
-    /**
-     * Reads a page of a listing whose text fits {@link #LISTING_TOKENS} and returns that text: a page of long lines
-     * is read again with as many tasks as its share of the budget allows, so that the result's budget never cuts
-     * off the cursor at its end. Each page read is rendered once.
-     *
-     * @param limit the page size asked for
-     * @param read reads the page of a size
-     * @param render renders a page
-     * @param size how many tasks a page holds
-     */
+    /** Reads a page of a listing whose text fits {@link #LISTING_TOKENS} and returns that text ({@link Pages#fit}). */
     private static <P> String withinBudget(
             int limit, IntFunction<P> read, Function<P, String> render, ToIntFunction<P> size) {
-        P page = read.apply(limit);
-        String text = render.apply(page);
-        int shown = size.applyAsInt(page);
-        int tokens = Texts.estimateTokens(text);
-        while (shown > 1 && tokens > LISTING_TOKENS) {
-            page = read.apply(Math.max(1, Math.min(shown - 1, (int) ((long) shown * LISTING_TOKENS / tokens))));
-            text = render.apply(page);
-            shown = size.applyAsInt(page);
-            tokens = Texts.estimateTokens(text);
-        }
-        return text;
+        return Pages.fit(limit, LISTING_TOKENS, read, render, size).text();
     }
 
     private static String renderQueuePage(TaskQueue queue, QueueQuery query, QueuePage page, Map<Task, String> lines) {

@@ -160,6 +160,28 @@ public final class ToolArguments {
     }
 
     /**
+     * Reads an optional integer that must lie in a range, such as a page's {@code limit}.
+     *
+     * @param name the argument's name
+     * @param min the smallest value allowed
+     * @param max the largest value allowed; at least {@code min}
+     * @return the value, or empty when absent
+     * @throws ToolArgumentException if present but not an integer, or outside {@code min..max}; its text names the
+     *     range
+     */
+    public OptionalInt optionalInt(String name, int min, int max) {
+        if (max < min) {
+            throw new IllegalArgumentException("max must be at least min, was " + min + ".." + max);
+        }
+        OptionalInt value = optionalInt(name);
+        if (value.isPresent() && (value.getAsInt() < min || value.getAsInt() > max)) {
+            throw new ToolArgumentException("Argument '" + name + "' must be between " + min + " and " + max + ", not "
+                    + value.getAsInt() + ".");
+        }
+        return value;
+    }
+
+    /**
      * Reads a required 64-bit integer, such as a task id.
      *
      * @param name the argument's name

@@ -63,6 +63,20 @@ class ToolArgumentsTest {
     }
 
     @Test
+    void integerInARangeIsReadAndOneOutsideIsRefusedNamingTheRange() {
+        ToolArguments arguments = ToolArguments.parse("{\"low\": 0, \"edge\": 100, \"high\": 1000000000}");
+
+        assertThat(arguments.optionalInt("edge", 1, 100)).hasValue(100);
+        assertThat(arguments.optionalInt("absent", 1, 100)).isEmpty();
+        assertThatThrownBy(() -> arguments.optionalInt("low", 1, 100))
+                .isInstanceOf(ToolArgumentException.class)
+                .hasMessage("Argument 'low' must be between 1 and 100, not 0.");
+        assertThatThrownBy(() -> arguments.optionalInt("high", 1, 100))
+                .hasMessage("Argument 'high' must be between 1 and 100, not 1000000000.");
+        assertThatThrownBy(() -> arguments.optionalInt("edge", 5, 4)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void integerWrittenAsAStringOrAsAWholeDecimalIsRead() {
         ToolArguments arguments = ToolArguments.parse("{\"a\": \"3\", \"b\": \" 7 \", \"c\": 4.0, \"d\": \"-2\"}");
 
