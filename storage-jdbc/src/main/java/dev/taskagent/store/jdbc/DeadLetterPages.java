@@ -6,8 +6,6 @@ import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,29 +33,14 @@ final class DeadLetterPages {
                 + " AND status = '" + TaskStatus.FAILED.wireName() + "' AND archived = FALSE"
                 + " AND attempt >= CASE WHEN max_attempts > 0 THEN max_attempts ELSE ? END"
                 + " ORDER BY id LIMIT " + limit;
-        List<Long> ids = new ArrayList<>(limit);
-        long total = 0;
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setLong(1, lastId);
-            statement.setLong(2, watermark);
-            statement.setInt(3, defaultMaxAttempts);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong(1));
-                    total = rows.getLong(2);
-                }
-            }
-        }
-        if (ids.isEmpty()) {
+        IdPage page = IdPage.read(connection, sql, List.of(lastId, watermark, defaultMaxAttempts), limit);
+        if (page.ids().isEmpty()) {
             return QueuePage.empty();
         }
-        List<Task> tasks = TaskReader.readInOrder(connection, dialect, ids, new ArrayList<>());
-        long remaining = total - ids.size();
+        List<Task> tasks = TaskReader.readInOrder(connection, dialect, page.ids(), new ArrayList<>());
         return new QueuePage(
                 tasks,
-                remaining,
-                remaining == 0
-                        ? null
-                        : DeadLetterPaging.cursor(defaultMaxAttempts, watermark, ids.get(ids.size() - 1)));
+                page.remaining(),
+                page.remaining() == 0 ? null : DeadLetterPaging.cursor(defaultMaxAttempts, watermark, page.lastId()));
     }
 }

@@ -50,29 +50,17 @@ final class QueuePages {
             parameters.add(position.lastId());
         }
         sql.append(" ORDER BY priority DESC, created_at, id LIMIT ").append(query.limit());
-        List<Long> ids = new ArrayList<>(query.limit());
-        long total = 0;
-        try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
-            for (int i = 0; i < parameters.size(); i++) {
-                statement.setObject(i + 1, parameters.get(i));
-            }
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong(1));
-                    total = rows.getLong(2);
-                }
-            }
-        }
-        if (ids.isEmpty()) {
+        IdPage page = IdPage.read(connection, sql.toString(), parameters, query.limit());
+        if (page.ids().isEmpty()) {
             return QueuePage.empty();
         }
-        List<Task> tasks = TaskReader.readInOrder(connection, dialect, ids, new ArrayList<>());
-        long remaining = total - ids.size();
+        List<Task> tasks = TaskReader.readInOrder(connection, dialect, page.ids(), new ArrayList<>());
+        long remaining = page.remaining();
         String cursor = null;
         if (remaining > 0) {
             // The key of the last row listed, as read in this unit of work: a damaged task left out of the page
             // still marks where it ends.
-            long lastId = ids.get(ids.size() - 1);
+            long lastId = page.lastId();
             Task last =
                     !tasks.isEmpty() && tasks.get(tasks.size() - 1).id() == lastId ? tasks.get(tasks.size() - 1) : null;
             cursor = SearchCursors.encode(
