@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * H2's migration lock, a row that processes starting on one database take in turn: a store waits for a
  * lock that another process holds, and takes over one that a killed process left behind: at once when the
- * row names a session that is gone, after two minutes when it names none.
+ * row names a session that is gone, after two minutes when it names none or the user cannot see sessions.
  */
 class H2MigrationLockTest {
 
@@ -110,6 +110,41 @@ class H2MigrationLockTest {
                 assertThat(store.listTasks("s")).isEmpty();
             }
         }
+    }
+
+    @Test
+    void aUserWhoIsNotAnAdminTakesOverALockOnlyOnceItIsTwoMinutesOld() throws Exception {
+        String url = TestDatabase.H2.newUrl();
+        execute(url, "CREATE USER worker PASSWORD 'pw'");
+        execute(url, "CREATE SCHEMA work AUTHORIZATION worker");
+        // Only an admin may set DB_CLOSE_DELAY; the database stays open as the admin's URL said.
+        String asWorker = url.replace(";DB_CLOSE_DELAY=-1", "") + ";SCHEMA=WORK;USER=worker;PASSWORD=pw";
+        try (JdbcTaskStore first = JdbcTaskStore.open(asWorker)) {
+            assertThat(first.listTasks("s")).isEmpty(); // the lock table, with its holder columns
+        }
+        try (Connection holder = DriverManager.getConnection(url);
+                Statement statement = holder.createStatement()) {
+            // The admin's live session holds a fresh lock; the worker cannot see that session.
+            statement.execute("INSERT INTO work.taskagent_migration_lock (id, locked_at, holder_session,"
+                    + " holder_started) SELECT 1, LOCALTIMESTAMP, SESSION_ID, SESSION_START"
+                    + " FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID()");
+
+            CompletableFuture<JdbcTaskStore> opening =
+                    CompletableFuture.supplyAsync(() -> JdbcTaskStore.open(asWorker));
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            assertThat(opening)
+                    .as("a fresh lock it cannot judge by its session")
+                    .isNotDone();
+
+            // Two minutes later by the row's clock: stale by its age, although its session lives.
+            statement.execute(
+                    "UPDATE work.taskagent_migration_lock SET locked_at = DATEADD(SECOND, -121," + " LOCALTIMESTAMP)");
+            try (JdbcTaskStore store = opening.get(30, TimeUnit.SECONDS)) {
+                assertThat(store.listTasks("s")).isEmpty();
+            }
+        }
+        assertThat(count(url, "SELECT COUNT(*) FROM work.taskagent_migration_lock"))
+                .isZero();
     }
 
     private static void execute(String url, String sql) throws SQLException {
