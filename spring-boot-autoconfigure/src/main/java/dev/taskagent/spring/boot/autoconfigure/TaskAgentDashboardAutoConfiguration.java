@@ -4,6 +4,8 @@ import dev.taskagent.dashboard.TaskDashboard;
 import dev.taskagent.dashboard.TaskDashboardServlet;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -32,6 +34,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnSingleCandidate(TaskStore.class)
 @EnableConfigurationProperties(TaskAgentProperties.class)
 public class TaskAgentDashboardAutoConfiguration {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskAgentDashboardAutoConfiguration.class);
 
     /** Creates the configuration. */
     public TaskAgentDashboardAutoConfiguration() {}
@@ -113,11 +116,25 @@ public class TaskAgentDashboardAutoConfiguration {
 
     /**
      * A board through the application's queue when it has exactly one over the board's store, so that a dead
-     * letter is one by the queue's attempt limit; otherwise through a queue with the defaults.
+     * letter is one by the queue's attempt limit; otherwise through a queue with the defaults, which the log says
+     * when the application has queues the board cannot use.
      */
     private static TaskDashboard.Builder builder(TaskStore store, ObjectProvider<TaskQueue> queues) {
         TaskQueue queue = queues.getIfUnique();
-        return queue != null && queue.store() == store ? TaskDashboard.builder(queue) : TaskDashboard.builder(store);
+        if (queue != null && queue.store() == store) {
+            return TaskDashboard.builder(queue);
+        }
+        long count = queues.stream().count();
+        if (count > 0) {
+            String why = count == 1
+                    ? "the application's TaskQueue is over another store than the board's"
+                    : "the application has " + count + " TaskQueue beans, not one";
+            LOG.warn(
+                    "The task board counts dead letters by the default attempt limit ({}): {}",
+                    TaskQueue.DEFAULT_MAX_ATTEMPTS,
+                    why);
+        }
+        return TaskDashboard.builder(store);
     }
 
     private static TaskDashboard.Builder configure(

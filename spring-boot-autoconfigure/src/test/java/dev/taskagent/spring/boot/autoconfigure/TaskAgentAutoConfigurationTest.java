@@ -398,6 +398,24 @@ class TaskAgentAutoConfigurationTest {
     }
 
     @Test
+    void aQueueOverAnotherStoreLeavesTheBoardOnTheDefaultLimitAndTheLogSaysSo(CapturedOutput output) {
+        TaskQueue elsewhere =
+                TaskQueue.builder(new InMemoryTaskStore()).maxAttempts(5).build();
+        runner.withPropertyValues("taskagent.dashboard.enabled=true", "taskagent.dashboard.port=0")
+                .withBean("otherQueue", TaskQueue.class, () -> elsewhere)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output)
+                            .contains("The task board counts dead letters by the default attempt limit (3): the"
+                                    + " application's TaskQueue is over another store than the board's");
+                });
+        runner.withPropertyValues("taskagent.dashboard.enabled=true", "taskagent.dashboard.port=0")
+                .run(context -> assertThat(output.getAll().split("counts dead letters by the default", -1))
+                        .as("no second warning from a context whose queue is over the board's store")
+                        .hasSize(2));
+    }
+
+    @Test
     void aUsersOwnBoardWins() {
         DashboardLifecycle own = new DashboardLifecycle(() -> TaskDashboard.builder(new InMemoryTaskStore())
                 .bind("127.0.0.1", 0)
