@@ -7,6 +7,8 @@ import dev.taskagent.store.spi.Leases;
 import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.ClaimLostException;
 import dev.taskagent.task.Task;
+import dev.taskagent.task.TaskRefusedException;
+import dev.taskagent.task.TaskStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -510,18 +512,39 @@ public final class TaskWorker implements AutoCloseable {
                     task.attempt(),
                     "Attempt " + task.attempt() + " failed: " + describe(failure) + ".");
         } catch (ClaimLostException e) {
-            lostWhileHandling(task);
+            lostWhileHandling(task, e);
         } catch (RuntimeException e) {
             outcomeNotWritten(task, e);
         }
     }
 
-    private void lostWhileHandling(Task task) {
-        LOG.info(
-                "Worker {} lost its claim of task {} (attempt {}) while handling it; the newer claim stands",
-                Texts.forLog(agent),
-                task.id(),
-                task.attempt());
+    /** Logs why a handled task's outcome was refused: it was cancelled, or another claim took it. */
+    private void lostWhileHandling(Task task, TaskRefusedException refusal) {
+        if (refusal instanceof ClaimLostException lost && lost.cancelled()) {
+            LOG.info(
+                    "Worker {} handled task {} (attempt {}), but it was cancelled meanwhile; its outcome is not"
+                            + " recorded",
+                    Texts.forLog(agent),
+                    task.id(),
+                    task.attempt());
+        } else {
+            LOG.info(
+                    "Worker {} lost its claim of task {} (attempt {}) while handling it; the newer claim stands",
+                    Texts.forLog(agent),
+                    task.id(),
+                    task.attempt());
+        }
+    }
+
+    /** Whether a task whose claim was lost is cancelled; false when the store cannot tell (for the log only). */
+    private boolean isCancelled(long taskId) {
+        try {
+            return queue.get(taskId)
+                    .map(task -> task.status() == TaskStatus.CANCELLED)
+                    .orElse(false);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private void outcomeNotWritten(Task task, RuntimeException e) {
@@ -585,8 +608,10 @@ public final class TaskWorker implements AutoCloseable {
         try {
             Completions written = queue.completeAll(agent, completions);
             for (Claim claim : batch) {
-                if (written.refused().containsKey(claim.task().id())) {
-                    lostWhileHandling(claim.task());
+                TaskRefusedException refusal =
+                        written.refused().get(claim.task().id());
+                if (refusal != null) {
+                    lostWhileHandling(claim.task(), refusal);
                 }
             }
         } catch (RuntimeException e) {
@@ -621,7 +646,10 @@ public final class TaskWorker implements AutoCloseable {
                 // A success being written is settled by its write (a renewal that met its commit is refused).
                 if (claim != null && !claim.awaitingWrite && claim.task().attempt() == attempts.get(taskId)) {
                     LOG.info(
-                            "Worker {} lost its claim of task {} (attempt {}); its handler is interrupted",
+                            isCancelled(taskId)
+                                    ? "Worker {} stops task {} (attempt {}): it was cancelled; its handler is"
+                                            + " interrupted"
+                                    : "Worker {} lost its claim of task {} (attempt {}); its handler is interrupted",
                             Texts.forLog(agent),
                             taskId,
                             claim.task().attempt());
