@@ -1,6 +1,6 @@
 package dev.taskagent.benchmarks;
 
-import dev.taskagent.store.SearchPage;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
 import java.sql.Connection;
@@ -120,8 +120,8 @@ public class SearchBenchmark {
     @Warmup(iterations = 2, time = 2)
     @Measurement(iterations = 3, time = 3)
     @Threads(1)
-    public SearchPage firstPage(Tasks tasks) {
-        SearchPage page = tasks.store.searchTasks(tasks.next());
+    public TaskPage firstPage(Tasks tasks) {
+        TaskPage page = tasks.store.searchTasks(tasks.next());
         if (page.tasks().isEmpty()) {
             throw new IllegalStateException("the search found nothing");
         }

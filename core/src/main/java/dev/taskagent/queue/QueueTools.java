@@ -6,11 +6,10 @@ import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.internal.json.TaskJson.View;
 import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.store.PageCursorException;
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.SearchCursorException;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskNotFoundException;
@@ -542,7 +541,7 @@ final class QueueTools {
         return Pages.fit(limit, LISTING_TOKENS, read, render, size).text();
     }
 
-    private static String renderQueuePage(TaskQueue queue, QueueQuery query, QueuePage page, Map<Task, String> lines) {
+    private static String renderQueuePage(TaskQueue queue, QueueQuery query, TaskPage page, Map<Task, String> lines) {
         String agent = query.assignee();
         String which = which(query);
         String tagged = query.tag().map(value -> " tagged '" + value + "'").orElse("");
@@ -633,7 +632,7 @@ final class QueueTools {
         }
     }
 
-    private static String deadLettersText(TaskQueue queue, DeadLetterQuery query, QueuePage page) {
+    private static String deadLettersText(TaskQueue queue, DeadLetterQuery query, TaskPage page) {
         if (page.tasks().isEmpty()) {
             return query.cursor() == null ? "No dead letters" : "No more dead letters";
         }
@@ -707,7 +706,7 @@ final class QueueTools {
                 .withHints(ToolHints.readOnly("Search tasks"));
     }
 
-    private static String renderSearchPage(SearchQuery query, SearchPage page) {
+    private static String renderSearchPage(SearchQuery query, TaskPage page) {
         String words = String.join(" ", query.words());
         if (page.tasks().isEmpty()) {
             return query.cursor().isPresent()

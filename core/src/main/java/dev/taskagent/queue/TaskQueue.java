@@ -5,11 +5,10 @@ import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.observe.TaskObserver;
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
@@ -923,7 +922,7 @@ public final class TaskQueue {
     /**
      * Lists one page of an agent's queue in claim order, all its tasks or only the ready or blocked ones, or those
      * with a tag, as the query says (rule TS-2.6 of {@link dev.taskagent.store.TaskStore}). Pass a page's {@link
-     * QueuePage#nextCursor() cursor} back with {@link QueueQuery#withCursor(String)} for the next page: tasks
+     * TaskPage#nextCursor() cursor} back with {@link QueueQuery#withCursor(String)} for the next page: tasks
      * created between the pages never shift one, so no task is returned twice or left out.
      *
      * @param query the agent, filters, page size and cursor
@@ -931,7 +930,7 @@ public final class TaskQueue {
      * @throws NullPointerException if {@code query} is null
      * @throws dev.taskagent.store.PageCursorException if the cursor belongs to another query or was changed or cut
      */
-    public QueuePage listQueue(QueueQuery query) {
+    public TaskPage listQueue(QueueQuery query) {
         Objects.requireNonNull(query, "query");
         try {
             return store().listQueuePage(query);
@@ -948,7 +947,7 @@ public final class TaskQueue {
      * Searches the store's tasks for the words of a query, in every session unless the query names one: the tasks
      * whose description, steps, progress or comments hold every word, filtered and paged as the query says, best
      * first by the store's ranking (rules TS-13 of {@link dev.taskagent.store.TaskStore}). Pass a page's {@link
-     * SearchPage#nextCursor() cursor} back with {@link SearchQuery#withCursor(String)} for the next page; tasks
+     * TaskPage#nextCursor() cursor} back with {@link SearchQuery#withCursor(String)} for the next page; tasks
      * created between the pages never shift them.
      *
      * @param query the words, filters, page size and cursor
@@ -958,7 +957,7 @@ public final class TaskQueue {
      *     cut
      * @throws UnsupportedOperationException if the store cannot search
      */
-    public SearchPage search(SearchQuery query) {
+    public TaskPage search(SearchQuery query) {
         Objects.requireNonNull(query, "query");
         return store().searchTasks(query);
     }
@@ -967,7 +966,7 @@ public final class TaskQueue {
      * Lists one page of the dead letters: the tasks that failed after their last attempt (their attempt at least
      * their own limit, else the queue's {@linkplain Builder#maxAttempts(int) default}), whether a reclaim failed
      * them when their last lease expired or their last attempt ended with {@link #retry} or a failed completion;
-     * not archived, of every agent, oldest (lowest id) first. Pass a page's {@link QueuePage#nextCursor() cursor}
+     * not archived, of every agent, oldest (lowest id) first. Pass a page's {@link TaskPage#nextCursor() cursor}
      * back for the next page: the first page fixes which tasks the listing covers, so tasks that fail between the
      * pages never shift one, and no dead letter is returned twice or left out. Retrying a dead letter ({@link
      * #update} to pending) or archiving it takes it off the list. The task board's dead letters are this listing
@@ -985,7 +984,7 @@ public final class TaskQueue {
      * @throws UnsupportedOperationException if the store can neither list dead letters nor its agents ({@code
      *     listAssignees})
      */
-    public QueuePage deadLetters(int limit, String cursor) {
+    public TaskPage deadLetters(int limit, String cursor) {
         if (limit < 1 || limit > MAX_DEAD_LETTER_LIMIT) {
             throw new IllegalArgumentException(
                     "limit must be between 1 and " + MAX_DEAD_LETTER_LIMIT + ", was " + limit);

@@ -13,7 +13,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * QueueQuery query = QueueQuery.of("alice").ready().withLimit(50);
- * QueuePage page = queue.listQueue(query);
+ * TaskPage page = queue.listQueue(query);
  * while (page.hasMore()) {
  *     page = queue.listQueue(query.withCursor(page.cursor()));
  * }
@@ -141,7 +141,7 @@ public final class QueueQuery {
     }
 
     /**
-     * The query's next page: the cursor of the page before ({@link QueuePage#nextCursor()}). The store checks it
+     * The query's next page: the cursor of the page before ({@link TaskPage#nextCursor()}). The store checks it
      * when it lists: a cursor of another query, or one changed or cut, throws {@link PageCursorException} there.
      *
      * @param value the cursor, or null for the first page

@@ -23,7 +23,7 @@ import java.util.Set;
  * #of(String)} and add what you need:
  *
  * <pre>{@code
- * SearchPage page = queue.search(SearchQuery.of("Überweisung prüfen").withAssignee("alice").withLimit(10));
+ * TaskPage page = queue.search(SearchQuery.of("Überweisung prüfen").withAssignee("alice").withLimit(10));
  * page.nextCursor().ifPresent(cursor -> queue.search(query.withCursor(cursor)));
  * }</pre>
  *
@@ -220,7 +220,7 @@ public final class SearchQuery {
     }
 
     /**
-     * The query's next page: the cursor of the page before ({@link SearchPage#nextCursor()}). The store checks
+     * The query's next page: the cursor of the page before ({@link TaskPage#nextCursor()}). The store checks
      * it when it searches: a cursor of another query, or one changed or cut, throws {@link
      * SearchCursorException} there.
      *

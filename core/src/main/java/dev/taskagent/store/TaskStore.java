@@ -402,7 +402,7 @@ public interface TaskStore extends AutoCloseable {
      * @throws PageCursorException if the query's cursor belongs to another query or was changed or cut
      * @throws UnsupportedOperationException if the store cannot page a queue
      */
-    default QueuePage listQueuePage(QueueQuery query) {
+    default TaskPage listQueuePage(QueueQuery query) {
         java.util.Objects.requireNonNull(query, "query");
         return inTransaction(transaction -> transaction.listQueuePage(query));
     }
@@ -416,7 +416,7 @@ public interface TaskStore extends AutoCloseable {
      * @throws SearchCursorException if the query's cursor belongs to another query or was changed or cut
      * @throws UnsupportedOperationException if the store cannot search
      */
-    default SearchPage searchTasks(SearchQuery query) {
+    default TaskPage searchTasks(SearchQuery query) {
         java.util.Objects.requireNonNull(query, "query");
         return inTransaction(transaction -> transaction.searchTasks(query));
     }

@@ -75,7 +75,7 @@ public interface TaskTransaction {
      * @throws PageCursorException if the query's cursor belongs to another query or was changed or cut
      * @throws UnsupportedOperationException if the store cannot page a queue
      */
-    default QueuePage listQueuePage(QueueQuery query) {
+    default TaskPage listQueuePage(QueueQuery query) {
         throw new UnsupportedOperationException(getClass().getName() + " cannot page a queue; implement"
                 + " TaskTransaction.listQueuePage (rules TS-2.6 and TS-2.7 of TaskStore; QueuePaging helps)");
     }
@@ -107,7 +107,7 @@ public interface TaskTransaction {
      * @throws PageCursorException if the cursor belongs to another listing or was changed or cut
      * @throws UnsupportedOperationException if the store cannot list dead letters
      */
-    default QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+    default TaskPage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
         throw new UnsupportedOperationException(getClass().getName() + " cannot list dead letters; implement"
                 + " TaskTransaction.listDeadLetters (rule TS-2.8 of TaskStore; DeadLetterPaging helps)");
     }
@@ -518,7 +518,7 @@ public interface TaskTransaction {
      *     changed or cut; nothing read or written
      * @throws UnsupportedOperationException if the store cannot search
      */
-    default SearchPage searchTasks(SearchQuery query) {
+    default TaskPage searchTasks(SearchQuery query) {
         throw new UnsupportedOperationException(getClass().getName() + " cannot search tasks; implement"
                 + " TaskTransaction.searchTasks (rules TS-13 of TaskStore; the in-memory and JDBC stores do)");
     }

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.PageCursorException;
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.task.StaleTaskException;
@@ -385,13 +384,13 @@ final class BoardApi {
         int limit = parameters.integer(
                 "limit", Math.min(DEFAULT_LIMIT, TaskQueue.MAX_DEAD_LETTER_LIMIT), 1, TaskQueue.MAX_DEAD_LETTER_LIMIT);
         long position = events.position();
-        QueuePage page;
+        TaskPage page;
         try {
             page = queue.deadLetters(limit, parameters.text("cursor").orElse(null));
         } catch (PageCursorException e) {
             throw ApiException.badParameter("cursor", e.getMessage());
         }
-        QueuePage shown = page;
+        TaskPage shown = page;
         return Json.write(json -> {
             json.writeStartObject();
             json.writeNumberField("position", position);
@@ -417,14 +416,14 @@ final class BoardApi {
             throw ApiException.badParameter("agent", "The agent name cannot be used: " + e.getMessage());
         }
         long position = events.position();
-        QueuePage page;
+        TaskPage page;
         try {
             query = query.withCursor(parameters.text("cursor").orElse(null));
             page = queue.listQueue(query);
         } catch (PageCursorException e) {
             throw ApiException.badParameter("cursor", e.getMessage());
         }
-        QueuePage shown = page;
+        TaskPage shown = page;
         return Json.write(json -> {
             json.writeStartObject();
             json.writeStringField("agent", agent);
@@ -475,7 +474,7 @@ final class BoardApi {
         }
         query = query.withLimit(parameters.integer("limit", SearchQuery.DEFAULT_LIMIT, 1, SearchQuery.MAX_LIMIT));
         long position = events.position();
-        SearchPage page;
+        TaskPage page;
         try {
             query = query.withCursor(parameters.text("cursor").orElse(null));
             page = store.searchTasks(query);

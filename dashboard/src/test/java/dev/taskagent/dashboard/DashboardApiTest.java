@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.taskagent.queue.Backoff;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.steps.MarkdownSteps;
-import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TransactionWork;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
@@ -558,7 +558,7 @@ class DashboardApiTest {
                     }
 
                     @Override
-                    public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+                    public TaskPage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
                         throw new UnsupportedOperationException("OlderStore cannot list dead letters");
                     }
                 }));

@@ -1,10 +1,9 @@
 package dev.taskagent.testkit;
 
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
@@ -65,12 +64,12 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     }
 
     @Override
-    public QueuePage listQueuePage(QueueQuery query) {
+    public TaskPage listQueuePage(QueueQuery query) {
         return delegate.listQueuePage(query);
     }
 
     @Override
-    public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+    public TaskPage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
         return delegate.listDeadLetters(defaultMaxAttempts, limit, cursor);
     }
 
@@ -180,7 +179,7 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     }
 
     @Override
-    public SearchPage searchTasks(SearchQuery query) {
+    public TaskPage searchTasks(SearchQuery query) {
         return delegate.searchTasks(query);
     }
 

@@ -11,13 +11,12 @@ import dev.taskagent.event.FeedEvent;
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.event.TaskEvent;
 import dev.taskagent.store.PageCursorException;
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchCursorException;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskCounts;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
@@ -921,7 +920,7 @@ public abstract class TaskStoreConformanceTest {
                 QueueQuery.of(agent).withTag("even"))) {
             List<Task> expected = whole.stream().filter(query::keeps).toList();
             List<Task> paged = new ArrayList<>();
-            QueuePage page = store.listQueuePage(query.withLimit(2));
+            TaskPage page = store.listQueuePage(query.withLimit(2));
             long expectedRemaining = expected.size();
             while (true) {
                 assertThat(page.tasks()).as("page of %s", query).hasSizeLessThanOrEqualTo(2);
@@ -943,7 +942,7 @@ public abstract class TaskStoreConformanceTest {
                         .tasks()))
                 .doesNotContain(
                         before.get(0).id(), before.get(3).id(), before.get(5).id());
-        assertThat(store.listQueuePage(QueueQuery.of(agent("nobody")))).isEqualTo(QueuePage.empty());
+        assertThat(store.listQueuePage(QueueQuery.of(agent("nobody")))).isEqualTo(TaskPage.empty());
     }
 
     @Test
@@ -958,7 +957,7 @@ public abstract class TaskStoreConformanceTest {
         }
         QueueQuery query = QueueQuery.of(agent).withLimit(3);
         List<Long> seen = new ArrayList<>();
-        QueuePage page = store.listQueuePage(query);
+        TaskPage page = store.listQueuePage(query);
         long total = page.tasks().size() + page.remaining();
         int created = 0;
         while (true) {
@@ -1080,7 +1079,7 @@ public abstract class TaskStoreConformanceTest {
         }
         List<Long> seen = new ArrayList<>();
         Set<Long> later = new HashSet<>();
-        QueuePage page = store.inTransaction(tx -> tx.listDeadLetters(1, 2, null));
+        TaskPage page = store.inTransaction(tx -> tx.listDeadLetters(1, 2, null));
         String firstCursor = page.cursor();
         assertThat(firstCursor).isNotNull();
         while (true) {
@@ -4388,9 +4387,9 @@ public abstract class TaskStoreConformanceTest {
         }
         SearchQuery query = SearchQuery.of(marker).withLimit(2);
 
-        SearchPage first = store.searchTasks(query);
-        SearchPage second = store.searchTasks(query.withCursor(first.cursor()));
-        SearchPage third = store.searchTasks(query.withCursor(second.cursor()));
+        TaskPage first = store.searchTasks(query);
+        TaskPage second = store.searchTasks(query.withCursor(first.cursor()));
+        TaskPage third = store.searchTasks(query.withCursor(second.cursor()));
 
         assertThat(List.of(
                         first.tasks().size(),
@@ -4402,11 +4401,11 @@ public abstract class TaskStoreConformanceTest {
         assertThat(first.nextCursor()).isPresent();
         assertThat(third.nextCursor()).isEmpty();
         List<Long> all = new ArrayList<>();
-        for (SearchPage page : List.of(first, second, third)) {
+        for (TaskPage page : List.of(first, second, third)) {
             all.addAll(ids(page.tasks()));
         }
         assertThat(all).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(created);
-        SearchPage whole = store.searchTasks(query.withLimit(SearchQuery.MAX_LIMIT));
+        TaskPage whole = store.searchTasks(query.withLimit(SearchQuery.MAX_LIMIT));
         assertThat(ids(whole.tasks())).containsExactlyElementsOf(all);
         assertThat(whole.remaining()).isZero();
         assertThat(whole.nextCursor()).isEmpty();
@@ -4425,7 +4424,7 @@ public abstract class TaskStoreConformanceTest {
         }
         SearchQuery query = SearchQuery.of(marker).withLimit(3);
         List<Long> seen = new ArrayList<>();
-        SearchPage page = store.searchTasks(query);
+        TaskPage page = store.searchTasks(query);
         long total = page.tasks().size() + page.remaining();
         int created = 0;
         while (true) {
@@ -4534,7 +4533,7 @@ public abstract class TaskStoreConformanceTest {
         List<Task> all = new ArrayList<>();
         List<Long> remainingAfter = new ArrayList<>();
         List<Integer> endOfPage = new ArrayList<>();
-        QueuePage page = store.inTransaction(tx -> tx.listDeadLetters(defaultMaxAttempts, limit, null));
+        TaskPage page = store.inTransaction(tx -> tx.listDeadLetters(defaultMaxAttempts, limit, null));
         while (true) {
             assertThat(page.tasks()).hasSizeLessThanOrEqualTo(limit);
             all.addAll(page.tasks());
@@ -4581,7 +4580,7 @@ public abstract class TaskStoreConformanceTest {
     }
 
     private List<Long> searchIds(SearchQuery query) {
-        SearchPage page = store.searchTasks(query.withLimit(SearchQuery.MAX_LIMIT));
+        TaskPage page = store.searchTasks(query.withLimit(SearchQuery.MAX_LIMIT));
         assertThat(page.remaining()).as("matches beyond one page of %s", query).isZero();
         return ids(page.tasks());
     }

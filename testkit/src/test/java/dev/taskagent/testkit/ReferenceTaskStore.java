@@ -2,12 +2,11 @@ package dev.taskagent.testkit;
 
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskCounts;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
@@ -652,7 +651,7 @@ final class ReferenceTaskStore implements TaskStore {
         }
 
         @Override
-        public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+        public TaskPage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
             check();
             read();
             long highestId = has(Defect.DEAD_LETTERS_WITHOUT_WATERMARK) ? Long.MAX_VALUE : lastId.get();
@@ -667,7 +666,7 @@ final class ReferenceTaskStore implements TaskStore {
         }
 
         @Override
-        public QueuePage listQueuePage(QueueQuery query) {
+        public TaskPage listQueuePage(QueueQuery query) {
             check();
             Objects.requireNonNull(query, "query");
             if (!has(Defect.QUEUE_PAGES_BY_OFFSET)) {
@@ -685,11 +684,11 @@ final class ReferenceTaskStore implements TaskStore {
                     ? SearchCursors.encode(
                             query, new SearchCursors.QueuePosition(0, 0, Instant.EPOCH, offset + page.size() + 1))
                     : null;
-            return new QueuePage(page, remaining, cursor);
+            return new TaskPage(page, remaining, cursor);
         }
 
         @Override
-        public SearchPage searchTasks(SearchQuery query) {
+        public TaskPage searchTasks(SearchQuery query) {
             check();
             Objects.requireNonNull(query, "query");
             read();
@@ -709,7 +708,7 @@ final class ReferenceTaskStore implements TaskStore {
             String cursor = remaining > 0
                     ? SearchCursors.encode(query, new SearchCursors.Position(0, offset + page.size(), 1))
                     : null;
-            return new SearchPage(page, Math.max(remaining, 0), remaining > 0 ? cursor : null);
+            return new TaskPage(page, Math.max(remaining, 0), remaining > 0 ? cursor : null);
         }
 
         @Override

@@ -1,6 +1,6 @@
 package dev.taskagent.store.spi;
 
-import dev.taskagent.store.QueuePage;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
 import java.util.ArrayList;
@@ -94,7 +94,7 @@ public final class DeadLetterPaging {
      * @throws IllegalArgumentException if an argument is out of range
      * @throws dev.taskagent.store.PageCursorException if the cursor is not one of this listing
      */
-    public static QueuePage page(
+    public static TaskPage page(
             int defaultMaxAttempts, int limit, String cursor, long highestId, Iterable<Task> tasks) {
         checkArguments(defaultMaxAttempts, limit);
         Optional<SearchCursors.ListingPosition> after = after(defaultMaxAttempts, cursor);
@@ -109,7 +109,7 @@ public final class DeadLetterPaging {
         following.sort(Comparator.comparingLong(Task::id));
         List<Task> page = following.subList(0, Math.min(limit, following.size()));
         long remaining = following.size() - page.size();
-        return new QueuePage(
+        return new TaskPage(
                 page,
                 remaining,
                 remaining == 0

@@ -1,7 +1,7 @@
 package dev.taskagent.store.spi;
 
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.task.Task;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ public final class QueuePaging {
      * @return the page
      * @throws dev.taskagent.store.PageCursorException if the query's cursor is not one of this query
      */
-    public static QueuePage page(QueueQuery query, long highestId, Iterable<Task> queue) {
+    public static TaskPage page(QueueQuery query, long highestId, Iterable<Task> queue) {
         Optional<SearchCursors.QueuePosition> after = SearchCursors.decode(query);
         long watermark = after.map(SearchCursors.QueuePosition::watermark).orElse(highestId);
         List<Task> page = new ArrayList<>(Math.min(query.limit(), 64));
@@ -48,7 +48,7 @@ public final class QueuePaging {
         String cursor = remaining == 0
                 ? null
                 : SearchCursors.encode(query, SearchCursors.QueuePosition.after(watermark, page.get(page.size() - 1)));
-        return new QueuePage(page, remaining, cursor);
+        return new TaskPage(page, remaining, cursor);
     }
 
     /**

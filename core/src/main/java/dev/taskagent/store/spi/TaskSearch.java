@@ -1,7 +1,7 @@
 package dev.taskagent.store.spi;
 
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Task;
 import java.util.ArrayList;
@@ -124,7 +124,7 @@ public final class TaskSearch {
      * @return the page
      * @throws dev.taskagent.store.SearchCursorException if the query's cursor is not one of this query
      */
-    public static SearchPage page(SearchQuery query, long highestId, Collection<Task> candidates) {
+    public static TaskPage page(SearchQuery query, long highestId, Collection<Task> candidates) {
         Optional<SearchCursors.Position> after = SearchCursors.decode(query);
         long watermark = after.map(SearchCursors.Position::watermark).orElse(highestId);
         List<Ranked> matches = new ArrayList<>();
@@ -151,7 +151,7 @@ public final class TaskSearch {
                     new SearchCursors.Position(
                             watermark, last.rank(), last.task().id()));
         }
-        return new SearchPage(page.stream().map(Ranked::task).toList(), remaining, cursor);
+        return new TaskPage(page.stream().map(Ranked::task).toList(), remaining, cursor);
     }
 
     private static Map<String, Integer> occurrences(String text, Set<String> wanted) {

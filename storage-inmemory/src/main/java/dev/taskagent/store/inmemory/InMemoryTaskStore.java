@@ -2,12 +2,11 @@ package dev.taskagent.store.inmemory;
 
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskCounts;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
@@ -369,7 +368,7 @@ public final class InMemoryTaskStore implements TaskStore {
         }
 
         @Override
-        public QueuePage listQueuePage(QueueQuery query) {
+        public TaskPage listQueuePage(QueueQuery query) {
             checkUsable();
             Objects.requireNonNull(query, "query");
             // The live claim-ordered set, not a copy: a page reads it under the store's lock.
@@ -377,7 +376,7 @@ public final class InMemoryTaskStore implements TaskStore {
         }
 
         @Override
-        public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+        public TaskPage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
             checkUsable();
             return DeadLetterPaging.page(defaultMaxAttempts, limit, cursor, lastId, tasksById.values());
         }
@@ -878,7 +877,7 @@ public final class InMemoryTaskStore implements TaskStore {
         }
 
         @Override
-        public SearchPage searchTasks(SearchQuery query) {
+        public TaskPage searchTasks(SearchQuery query) {
             checkUsable();
             Objects.requireNonNull(query, "query");
             Set<Long> rarest = null;

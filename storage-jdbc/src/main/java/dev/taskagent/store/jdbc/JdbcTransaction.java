@@ -1,12 +1,11 @@
 package dev.taskagent.store.jdbc;
 
 import dev.taskagent.event.TaskEvent;
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
 import dev.taskagent.store.TaskCounts;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.spi.FeedEncoding;
@@ -207,7 +206,7 @@ final class JdbcTransaction implements TaskTransaction {
     }
 
     @Override
-    public QueuePage listQueuePage(QueueQuery query) {
+    public TaskPage listQueuePage(QueueQuery query) {
         checkUsable();
         Objects.requireNonNull(query, "query");
         return sql(
@@ -216,7 +215,7 @@ final class JdbcTransaction implements TaskTransaction {
     }
 
     @Override
-    public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+    public TaskPage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
         checkUsable();
         return sql(
                 "list a page of the dead letters",
@@ -289,7 +288,7 @@ final class JdbcTransaction implements TaskTransaction {
     }
 
     @Override
-    public SearchPage searchTasks(SearchQuery query) {
+    public TaskPage searchTasks(SearchQuery query) {
         checkUsable();
         Objects.requireNonNull(query, "query");
         return sql(

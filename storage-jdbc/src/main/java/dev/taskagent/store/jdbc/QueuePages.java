@@ -1,7 +1,7 @@
 package dev.taskagent.store.jdbc;
 
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -24,7 +24,7 @@ final class QueuePages {
 
     private QueuePages() {}
 
-    static QueuePage page(Connection connection, Dialect dialect, QueueQuery query) throws SQLException {
+    static TaskPage page(Connection connection, Dialect dialect, QueueQuery query) throws SQLException {
         Optional<SearchCursors.QueuePosition> after = SearchCursors.decode(query);
         long watermark = after.isPresent() ? after.get().watermark() : Search.highestId(connection);
         List<Object> parameters = new ArrayList<>();
@@ -52,7 +52,7 @@ final class QueuePages {
         sql.append(" ORDER BY priority DESC, created_at, id LIMIT ").append(query.limit());
         IdPage page = IdPage.read(connection, sql.toString(), parameters, query.limit());
         if (page.ids().isEmpty()) {
-            return QueuePage.empty();
+            return TaskPage.empty();
         }
         List<Task> tasks = TaskReader.readInOrder(connection, dialect, page.ids(), new ArrayList<>());
         long remaining = page.remaining();
@@ -69,7 +69,7 @@ final class QueuePages {
                             ? SearchCursors.QueuePosition.after(watermark, last)
                             : lastKey(connection, watermark, lastId));
         }
-        return new QueuePage(tasks, remaining, cursor);
+        return new TaskPage(tasks, remaining, cursor);
     }
 
     private static SearchCursors.QueuePosition lastKey(Connection connection, long watermark, long id)

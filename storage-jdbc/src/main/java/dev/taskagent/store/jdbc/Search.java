@@ -1,7 +1,7 @@
 package dev.taskagent.store.jdbc;
 
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -131,7 +131,7 @@ final class Search {
         write(connection, dialect, List.of(taskId));
     }
 
-    static SearchPage page(Connection connection, Dialect dialect, SearchQuery query) throws SQLException {
+    static TaskPage page(Connection connection, Dialect dialect, SearchQuery query) throws SQLException {
         Optional<SearchCursors.Position> after = SearchCursors.decode(query);
         long watermark = after.isPresent() ? after.get().watermark() : highestId(connection);
         List<Object> parameters = new ArrayList<>();
@@ -163,7 +163,7 @@ final class Search {
             }
         }
         if (ids.isEmpty()) {
-            return SearchPage.empty();
+            return TaskPage.empty();
         }
         List<Task> tasks = TaskReader.readInOrder(connection, dialect, ids, new ArrayList<>());
         long remaining = total - ids.size();
@@ -172,7 +172,7 @@ final class Search {
             long last = ids.get(ids.size() - 1);
             cursor = SearchCursors.encode(query, new SearchCursors.Position(watermark, ranks.get(last), last));
         }
-        return new SearchPage(tasks, remaining, cursor);
+        return new TaskPage(tasks, remaining, cursor);
     }
 
     static long highestId(Connection connection) throws SQLException {

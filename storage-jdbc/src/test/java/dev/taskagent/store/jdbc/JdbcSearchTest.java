@@ -3,8 +3,8 @@ package dev.taskagent.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.taskagent.store.ReclaimedTask;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
@@ -191,7 +191,7 @@ abstract class JdbcSearchTest {
         }
         assertThat(descriptions(store, "nummer1")).containsExactly("Aufgabe nummer1");
         assertThat(descriptions(store, "nummer" + tasks)).containsExactly("Aufgabe nummer" + tasks);
-        SearchPage all = store.searchTasks(SearchQuery.of("zweite mahnung"));
+        TaskPage all = store.searchTasks(SearchQuery.of("zweite mahnung"));
         assertThat(all.tasks().size() + all.remaining()).isEqualTo(tasks);
         assertThat(descriptions(store, "buchhalterin")).isEmpty();
     }
@@ -342,8 +342,8 @@ abstract class JdbcSearchTest {
         return page(store, text).tasks().stream().map(Task::id).toList();
     }
 
-    private static SearchPage page(JdbcTaskStore store, String text) {
-        SearchPage page = store.searchTasks(SearchQuery.of(text).withLimit(SearchQuery.MAX_LIMIT));
+    private static TaskPage page(JdbcTaskStore store, String text) {
+        TaskPage page = store.searchTasks(SearchQuery.of(text).withLimit(SearchQuery.MAX_LIMIT));
         assertThat(page.remaining()).isZero();
         return page;
     }

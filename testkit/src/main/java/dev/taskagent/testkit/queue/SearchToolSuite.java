@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.SearchCursorException;
-import dev.taskagent.store.SearchPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TransactionWork;
 import dev.taskagent.task.NewTask;
@@ -151,8 +151,8 @@ public abstract class SearchToolSuite {
             create("s1", "alice", "Lieferung " + i + " prüfen");
         }
         SearchQuery query = SearchQuery.of("lieferung").withLimit(2);
-        SearchPage first = queue.search(query);
-        SearchPage second = queue.search(query.withCursor(first.cursor()));
+        TaskPage first = queue.search(query);
+        TaskPage second = queue.search(query.withCursor(first.cursor()));
 
         assertThat(first.tasks()).hasSize(2);
         assertThat(first.remaining()).isEqualTo(3);
@@ -172,7 +172,7 @@ public abstract class SearchToolSuite {
             public <R> R inTransaction(TransactionWork<R> work) {
                 return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
                     @Override
-                    public SearchPage searchTasks(SearchQuery query) {
+                    public TaskPage searchTasks(SearchQuery query) {
                         throw new UnsupportedOperationException("no search here");
                     }
                 }));

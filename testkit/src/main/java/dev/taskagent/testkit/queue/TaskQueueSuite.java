@@ -13,9 +13,9 @@ import dev.taskagent.queue.Completions;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.PageCursorException;
-import dev.taskagent.store.QueuePage;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.store.spi.Leases;
@@ -1643,7 +1643,7 @@ public abstract class TaskQueueSuite {
     void listQueueByQueryRefusesAForeignCursorWithATypedException() {
         create("alice", 0, "One");
         create("alice", 0, "Two");
-        QueuePage first = queue.listQueue(QueueQuery.of("alice").withLimit(1));
+        TaskPage first = queue.listQueue(QueueQuery.of("alice").withLimit(1));
 
         assertThat(first.tasks()).hasSize(1);
         assertThat(first.remaining()).isEqualTo(1);
@@ -1745,14 +1745,14 @@ public abstract class TaskQueueSuite {
         noBackoff.retry(noBackoff.claimNext("dave").orElseThrow().id(), "dave", 1, "Out of disk.");
         create("alice", 0, "Still pending");
 
-        QueuePage first = noBackoff.deadLetters(2, null);
+        TaskPage first = noBackoff.deadLetters(2, null);
         Task later = noBackoff.create(noBackoff
                 .newTask("Failed between the pages")
                 .assignee("erin")
                 .maxAttempts(1)
                 .build());
         noBackoff.retry(noBackoff.claimNext("erin").orElseThrow().id(), "erin", 1, "Gone.");
-        QueuePage second = noBackoff.deadLetters(2, first.cursor());
+        TaskPage second = noBackoff.deadLetters(2, first.cursor());
 
         assertThat(first.tasks()).extracting(Task::id).containsExactly(retried.id(), ownLimit.id());
         assertThat(first.remaining()).isEqualTo(1);
@@ -1770,14 +1770,14 @@ public abstract class TaskQueueSuite {
             public <R> R inTransaction(dev.taskagent.store.TransactionWork<R> work) {
                 return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
                     @Override
-                    public QueuePage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
+                    public TaskPage listDeadLetters(int defaultMaxAttempts, int limit, String cursor) {
                         throw new UnsupportedOperationException("no dead-letter listing");
                     }
                 }));
             }
         };
         TaskQueue scanning = TaskQueue.builder(withoutListing).maxAttempts(2).build();
-        QueuePage scanned = scanning.deadLetters(2, null);
+        TaskPage scanned = scanning.deadLetters(2, null);
         assertThat(scanned.tasks()).extracting(Task::id).containsExactly(retried.id(), ownLimit.id());
         assertThat(scanning.deadLetters(2, scanned.cursor()).tasks())
                 .extracting(Task::id)
@@ -1890,7 +1890,7 @@ public abstract class TaskQueueSuite {
             public <R> R inTransaction(dev.taskagent.store.TransactionWork<R> work) {
                 return store.inTransaction(transaction -> work.execute(new ForwardingTaskTransaction(transaction) {
                     @Override
-                    public QueuePage listQueuePage(QueueQuery query) {
+                    public TaskPage listQueuePage(QueueQuery query) {
                         throw new UnsupportedOperationException("written before paging");
                     }
                 }));
@@ -1901,9 +1901,9 @@ public abstract class TaskQueueSuite {
             create("alice", i, "Task " + i);
         }
 
-        QueuePage first = older.listQueue(QueueQuery.of("alice").withLimit(2));
+        TaskPage first = older.listQueue(QueueQuery.of("alice").withLimit(2));
         create("alice", 9, "Created between pages");
-        QueuePage second = older.listQueue(QueueQuery.of("alice").withLimit(2).withCursor(first.cursor()));
+        TaskPage second = older.listQueue(QueueQuery.of("alice").withLimit(2).withCursor(first.cursor()));
 
         assertThat(first.tasks()).extracting(Task::description).containsExactly("Task 4", "Task 3");
         assertThat(second.tasks()).extracting(Task::description).containsExactly("Task 2", "Task 1");

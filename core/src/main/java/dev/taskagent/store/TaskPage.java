@@ -5,22 +5,23 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One page of an agent's queue in claim order, with how many tasks follow and the cursor of the next page
- * (TS-2.6 of {@link TaskStore}); also one page of the dead letters, by id ({@link
- * dev.taskagent.queue.TaskQueue#deadLetters(int, String)}).
+ * One page of a listing of tasks, with how many tasks follow it and the cursor of the next page: an agent's queue
+ * in claim order (TS-2.6 of {@link TaskStore}, {@link QueueQuery}), a search's matches best first (TS-13, {@link
+ * SearchQuery}), or the dead letters by id ({@link dev.taskagent.queue.TaskQueue#deadLetters(int, String)}).
  *
- * <p>Paging is stable while tasks are added: the cursor holds the place of the last task in the claim order
- * (priority, creation time, id), not a count, and the first page fixes which tasks the listing covers (those that
- * existed then). So across the pages of one listing no task is returned twice or left out, however many tasks
- * are created in between, at whatever priority; a new listing sees them.
+ * <p>Paging is stable while tasks are added: the cursor holds the place of the last task in the listing's order,
+ * not a count, and the first page fixes which tasks the listing covers (those that existed then). So across the
+ * pages of one listing no task is returned twice or left out, however many tasks are created in between; a new
+ * listing sees them. A cursor belongs to its listing: given to another, it is refused.
  *
  * <p>Immutable and thread-safe.
  *
  * @param tasks the tasks of this page, in the listing's order; at most the query's limit
  * @param remaining how many tasks of the listing follow this page (0 on the last page)
- * @param cursor the cursor of the next page ({@link QueueQuery#withCursor(String)}); null on the last page
+ * @param cursor the cursor of the next page (for {@link QueueQuery#withCursor(String)}, {@link
+ *     SearchQuery#withCursor(String)} or the dead letters); null on the last page
  */
-public record QueuePage(List<Task> tasks, long remaining, String cursor) {
+public record TaskPage(List<Task> tasks, long remaining, String cursor) {
 
     /**
      * Checks the invariants.
@@ -29,7 +30,7 @@ public record QueuePage(List<Task> tasks, long remaining, String cursor) {
      * @param remaining not negative; 0 exactly when there is no cursor
      * @param cursor null exactly when nothing remains
      */
-    public QueuePage {
+    public TaskPage {
         tasks = List.copyOf(tasks);
         if (remaining < 0 || (remaining == 0) != (cursor == null)) {
             throw new IllegalArgumentException(
@@ -42,8 +43,8 @@ public record QueuePage(List<Task> tasks, long remaining, String cursor) {
      *
      * @return a page without tasks and without a next one
      */
-    public static QueuePage empty() {
-        return new QueuePage(List.of(), 0, null);
+    public static TaskPage empty() {
+        return new TaskPage(List.of(), 0, null);
     }
 
     /** @return the cursor of the next page; empty on the last page */
@@ -58,6 +59,6 @@ public record QueuePage(List<Task> tasks, long remaining, String cursor) {
 
     @Override
     public String toString() {
-        return "QueuePage[" + tasks.stream().map(Task::id).toList() + ", remaining=" + remaining + "]";
+        return "TaskPage[" + tasks.stream().map(Task::id).toList() + ", remaining=" + remaining + "]";
     }
 }
