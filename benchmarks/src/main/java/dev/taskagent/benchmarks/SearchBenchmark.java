@@ -1,7 +1,7 @@
 package dev.taskagent.benchmarks;
 
-import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.SearchQuery;
+import dev.taskagent.store.TaskPage;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code searchTasks} on PostgreSQL over {@value #TASKS} tasks written with {@code generate_series}, each with a
+ * {@code searchTasks} on PostgreSQL, MariaDB and H2 over {@value #TASKS} tasks written with each database's row series, each with a
  * description, a progress entry and a comment, the first page of 20 (the tool's default) with its count of what
  * remains. The words are chosen so that a query matches a known share of the tasks:
  *
@@ -44,11 +44,15 @@ public class SearchBenchmark {
     /** A database of {@value #TASKS} searchable tasks. */
     @State(Scope.Benchmark)
     public static class Tasks {
+        /** The database: {@code postgres}, {@code mariadb} or {@code h2} (a file). */
+        @Param({"postgres", "mariadb", "h2"})
+        public String database;
+
         /** Which words the queries hold (see the class comment). */
         @Param({"rare", "twoWords", "common"})
         public String query;
 
-        BenchDatabase database;
+        BenchDatabase bench;
         JdbcTaskStore store;
 
         /**
@@ -58,32 +62,45 @@ public class SearchBenchmark {
          */
         @Setup(Level.Trial)
         public void fill() throws SQLException {
-            database = BenchDatabase.create(BenchDatabase.Kind.POSTGRES, "search", 4);
-            store = BenchStore.jdbcStore(database, true);
-            try (Connection connection = database.dataSource().getConnection();
+            BenchDatabase.Kind kind = BenchDatabase.Kind.of(database);
+            bench = BenchDatabase.create(kind, "search", 4);
+            store = BenchStore.jdbcStore(bench, true);
+            // Rows i = 0 .. TASKS - 1 from each database's own series, in SQL all three read alike.
+            String series =
+                    switch (kind) {
+                        case POSTGRES -> "(SELECT i FROM generate_series(0, " + (TASKS - 1) + ") AS g(i)) g";
+                        case MARIADB -> "(SELECT seq AS i FROM seq_0_to_" + (TASKS - 1) + ") g";
+                        case H2 -> "(SELECT X AS i FROM SYSTEM_RANGE(0, " + (TASKS - 1) + ")) g";
+                    };
+            String order = kind == BenchDatabase.Kind.MARIADB ? "i DIV 100 + 1" : "i / 100 + 1";
+            try (Connection connection = bench.dataSource().getConnection();
                     Statement statement = connection.createStatement()) {
                 connection.setAutoCommit(true);
-                statement.executeUpdate("INSERT INTO taskagent_sessions (session_id) SELECT 'search-' || s FROM"
-                        + " generate_series(0, 99) s");
+                statement.executeUpdate("INSERT INTO taskagent_sessions (session_id) SELECT CONCAT('search-', i)"
+                        + " FROM " + series + " WHERE i < 100");
                 statement.executeUpdate("INSERT INTO taskagent_tasks (session_id, task_order, description, status,"
                         + " priority, assignee, archived, current_step, created_at, updated_at, version, progresses,"
-                        + " preferences, comments, links) SELECT 'search-' || (i % 100), i / 100 + 1,"
-                        + " 'Überweisung rare' || (i % " + RARE_WORDS + ") || ' common' || (i % 10) || ' an Lieferant "
-                        + " Nummer ' || i || ' prüfen', CASE WHEN i % 3 = 0 THEN 'success' ELSE 'pending' END, i % 3,"
-                        + " 'agent-' || (i % 50), FALSE, 0, " + EPOCH + " + i * INTERVAL '1 microsecond', " + EPOCH
-                        + ", 1, '[\"Rechnung ' || i || ' geprüft\\nweiter\"]', '[]', '[{\"author\":\"alice\",\"text\":"
-                        + "\"Rückfrage beim Kunden, extra' || (i % 7) || '\",\"at\":\"2026-01-01T00:00:00Z\"}]', '[]'"
-                        + " FROM generate_series(0, " + (TASKS - 1) + ") i");
+                        + " preferences, comments, links) SELECT CONCAT('search-', i % 100), " + order + ","
+                        + " CONCAT('Überweisung rare', i % " + RARE_WORDS + ", ' common', i % 10, ' an Lieferant"
+                        + " Nummer ', i, ' prüfen'), CASE WHEN i % 3 = 0 THEN 'success' ELSE 'pending' END, i % 3,"
+                        + " CONCAT('agent-', i % 50), FALSE, 0, " + EPOCH + ", " + EPOCH + ", 1,"
+                        + " CONCAT('[\"Rechnung ', i, ' geprüft, weiter\"]'), '[]',"
+                        + " CONCAT('[{\"author\":\"alice\",\"text\":\"Rückfrage beim Kunden, extra', i % 7,"
+                        + " '\",\"at\":\"2026-01-01T00:00:00Z\"}]'), '[]' FROM " + series);
                 // The search text of tasks is written by the store, not by this SQL: forget schema version 9
-                // (the search table) so that the next store's migration writes it for every task, as it does
-                // for a database that comes from version 8.
-                statement.executeUpdate("DELETE FROM taskagent_schema_version WHERE version = 9");
+                // (the search table) and those after it, so that the next store's migration writes it for every
+                // task, as it does for a database that comes from version 8 (each later version runs again
+                // unchanged: every migration is written to be run again after a kill).
+                statement.executeUpdate("DELETE FROM taskagent_schema_version WHERE version >= 9");
             }
             store.close();
-            store = BenchStore.jdbcStore(database, true);
-            try (Connection connection = database.dataSource().getConnection();
+            store = BenchStore.jdbcStore(bench, true);
+            try (Connection connection = bench.dataSource().getConnection();
                     Statement statement = connection.createStatement()) {
-                statement.execute("ANALYZE");
+                statement.execute(
+                        kind == BenchDatabase.Kind.MARIADB
+                                ? "ANALYZE TABLE taskagent_tasks, taskagent_task_search"
+                                : "ANALYZE");
             }
         }
 
@@ -103,7 +120,7 @@ public class SearchBenchmark {
             try {
                 store.close();
             } finally {
-                database.close();
+                bench.close();
             }
         }
     }
