@@ -56,13 +56,16 @@ class SchemaResourcesTest {
     /**
      * Objects only PostgreSQL's script of a migration creates: the search's GIN index, where the other databases
      * match the search text with a regular expression and have no index over it; the partial index of tasks that
-     * wait for a time, which InnoDB and H2 could only have as an index of every row that every claim writes.
+     * wait for a time and the partial index of failed tasks (the dead letters' page), which InnoDB and H2 could
+     * only have as indexes of every row that every claim writes.
      */
     private static final Map<String, List<String>> POSTGRES_ONLY = Map.of(
             SchemaMigrator.SEARCH_SIDE,
             List.of("taskagent_task_search_words"),
             "V10__queue_semantics.sql",
-            List.of("taskagent_tasks_scheduled"));
+            List.of("taskagent_tasks_scheduled"),
+            "V12__dead_letters.sql",
+            List.of("taskagent_tasks_dead_letters"));
 
     @Test
     void everyScriptCreatesTheSameTablesAndIndexesInEveryDialect() {

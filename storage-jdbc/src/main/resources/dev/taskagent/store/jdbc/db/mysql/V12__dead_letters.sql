@@ -1,0 +1,3 @@
+-- Version 12: nothing on this database. PostgreSQL gets a partial index of the failed, non-archived tasks for
+-- the dead letters' page; this database has no partial index, and one over the status would be written by
+-- every claim and completion, so its dead letters' page keeps reading the tasks of its id range.
