@@ -43,7 +43,8 @@ final class SchemaMigrator {
             "V7__work_graph.sql",
             "V8__search.sql",
             "V9__search_side.sql",
-            "V10__queue_semantics.sql");
+            "V10__queue_semantics.sql",
+            "V11__append_requests.sql");
 
     /** The migration whose script is followed by a data step in Java and a second script. */
     static final String DOCUMENTS = "V6__task_documents.sql";
