@@ -76,8 +76,7 @@ final class QueueTools {
     /** The optional argument of the appends that makes a retried call write once. */
     static final String REQUEST_ID = "request_id";
 
-    private static final String REQUEST_ID_DESCRIPTION =
-            "Any unique id of yours for this call, the same on a retry: a retry with it writes nothing";
+    private static final String REQUEST_ID_DESCRIPTION = "Your unique id of this call: a retry with it writes nothing";
 
     /** The structured content of a result without a task. */
     static final String NO_TASK = "{}";
