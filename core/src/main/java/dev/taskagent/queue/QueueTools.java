@@ -5,6 +5,7 @@ import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.internal.json.TaskJson.View;
 import dev.taskagent.steps.MarkdownSteps;
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.PageCursorException;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.SearchCursorException;
@@ -71,6 +72,11 @@ final class QueueTools {
     static final String CREATE_TASK_TREE = "create_task_tree";
     static final String SEARCH_TASKS = "search_tasks";
     static final String LIST_DEAD_LETTERS = "list_dead_letters";
+
+    /** The optional argument of the appends that makes a retried call write once. */
+    static final String REQUEST_ID = "request_id";
+
+    private static final String REQUEST_ID_DESCRIPTION = "Your unique id of this call: a retry with it writes nothing";
 
     /** The structured content of a result without a task. */
     static final String NO_TASK = "{}";
@@ -781,15 +787,18 @@ final class QueueTools {
                         JsonSchema.object()
                                 .requiredInteger("task_id", "Task id")
                                 .requiredString("author", "Your agent name")
-                                .requiredString("comment", "The comment"),
+                                .requiredString("comment", "The comment")
+                                .optionalString(REQUEST_ID, REQUEST_ID_DESCRIPTION),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             String author = arguments.requiredName("author");
                             String comment = arguments.requiredText("comment");
-                            return refusalAsError(() -> {
-                                queue.comment(taskId, author, comment);
-                                return ToolResult.ok("Comment added to task #" + taskId);
-                            });
+                            String requestId = requestId(arguments);
+                            return refusalAsError(() -> appendedOnce(
+                                    () -> queue.comment(taskId, author, comment, requestId),
+                                    "Comment added to task #" + taskId,
+                                    taskId,
+                                    requestId));
                         })
                 .withHints(ToolHints.writing("Comment on a task"));
     }
@@ -802,19 +811,53 @@ final class QueueTools {
                                 .requiredInteger("task_id", "Task id")
                                 .requiredString("url", "The URL")
                                 .optionalString("description", "What the link is")
-                                .requiredString("author", "Your agent name"),
+                                .requiredString("author", "Your agent name")
+                                .optionalString(REQUEST_ID, REQUEST_ID_DESCRIPTION),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
                             String url = arguments.requiredText("url");
                             String description =
                                     arguments.optionalText("description").orElse("");
                             String author = arguments.requiredName("author");
-                            return refusalAsError(() -> {
-                                queue.link(taskId, url, description, author);
-                                return ToolResult.ok("Link added to task #" + taskId);
-                            });
+                            String requestId = requestId(arguments);
+                            return refusalAsError(() -> appendedOnce(
+                                    () -> queue.link(taskId, url, description, author, requestId),
+                                    "Link added to task #" + taskId,
+                                    taskId,
+                                    requestId));
                         })
                 .withHints(ToolHints.writing("Link a task to a URL"));
+    }
+
+    /**
+     * Reads the optional request id of an append: absent is none, but a blank one is refused (unlike optional
+     * names), since a caller who sends one means its retry to be recognised.
+     *
+     * @return the request id, or null when absent
+     */
+    private static String requestId(ToolArguments arguments) {
+        if (arguments.optionalString(REQUEST_ID).filter(String::isBlank).isPresent()) {
+            throw new ToolArgumentException("Argument '" + REQUEST_ID
+                    + "' must not be blank; send the same id of yours on each retry of this call, or leave it out.");
+        }
+        return arguments.optionalName(REQUEST_ID).orElse(null);
+    }
+
+    /** Runs an append that may carry a request id and says whether it wrote. */
+    private static ToolResult appendedOnce(
+            Supplier<AppendResult> append, String written, long taskId, String requestId) {
+        AppendResult result;
+        try {
+            result = append.get();
+        } catch (UnsupportedOperationException e) {
+            return ToolResult.error(
+                    "This queue's store does not keep request ids; call again without " + REQUEST_ID + ".");
+        }
+        if (result.replayed()) {
+            return ToolResult.ok("Nothing written: " + REQUEST_ID + " '" + requestId + "' was already used on task #"
+                    + taskId + " (a retry of a call that wrote); send a new " + REQUEST_ID + " for a new entry.");
+        }
+        return ToolResult.ok(written);
     }
 
     static Tool archiveTask(TaskQueue queue) {

@@ -5,6 +5,7 @@ import dev.taskagent.event.TaskListener;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.engine.TransactionRunner;
 import dev.taskagent.observe.TaskObserver;
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchQuery;
@@ -1037,6 +1038,45 @@ public final class TaskQueue {
     }
 
     /**
+     * Adds a comment as {@link #comment(long, String, String)} does, once per request id: a call retried with the
+     * same request id (after its reply was lost, say) writes nothing, publishes nothing, and answers the task as it
+     * is, marked {@linkplain AppendResult#replayed() replayed}. A task holds the request ids of its last {@value
+     * TaskStore#REQUEST_ID_WINDOW} appends that wrote with one (rules TS-5.5 to TS-5.7 of {@link TaskStore}); a
+     * request id is compared alone, not with the text, and per task.
+     *
+     * @param taskId the task's id; positive
+     * @param author who writes it; not blank
+     * @param text the comment, stored verbatim; not blank, at most {@link Task#MAX_TEXT_LENGTH} characters
+     * @param requestId the caller's id of this call, the same on each retry; null to append without one. Not
+     *     blank, at most {@link Task#MAX_ID_LENGTH} characters, one line
+     * @return the task after the comment, or as it is when the request id was used before
+     * @throws NullPointerException if an argument but {@code requestId} is null
+     * @throws IllegalArgumentException if the id is not positive, a text is blank or too long, or the request id
+     *     is blank, too long or not one line
+     * @throws TaskNotFoundException if there is no such task
+     * @throws UnsupportedOperationException if a request id is given and the store does not keep them
+     */
+    public AppendResult comment(long taskId, String author, String text, String requestId) {
+        if (requestId == null) {
+            return AppendResult.written(comment(taskId, author, text));
+        }
+        StoreArguments.taskId(taskId);
+        StoreArguments.name(author, "author");
+        StoreArguments.text(text, "text");
+        StoreArguments.requestId(requestId);
+        return withRequestId(() -> runner.run((transaction, events) -> {
+            AppendResult result = transaction.addComment(taskId, author, text, requestId);
+            if (result.replayed()) {
+                return result;
+            }
+            Task task = renewedByActivity(transaction, result.task(), author);
+            events.add(new TaskEvent.Commented(
+                    task, task.comments().get(task.comments().size() - 1)));
+            return AppendResult.written(task);
+        }));
+    }
+
+    /**
      * Attaches a link at the end of a task's links.
      *
      * @param taskId the task's id; positive
@@ -1058,6 +1098,55 @@ public final class TaskQueue {
             events.add(new TaskEvent.Updated(task));
             return task;
         });
+    }
+
+    /**
+     * Attaches a link as {@link #link(long, String, String, String)} does, once per request id, as {@link
+     * #comment(long, String, String, String)} adds a comment.
+     *
+     * @param taskId the task's id; positive
+     * @param url the address; not blank
+     * @param description what the link is; may be empty
+     * @param author who adds it; not blank
+     * @param requestId the caller's id of this call, the same on each retry; null to append without one
+     * @return the task after the link, or as it is when the request id was used before
+     * @throws NullPointerException if an argument but {@code requestId} is null
+     * @throws IllegalArgumentException if the id is not positive, the url or author is blank or too long, or the
+     *     request id is blank, too long or not one line
+     * @throws TaskNotFoundException if there is no such task
+     * @throws UnsupportedOperationException if a request id is given and the store does not keep them
+     */
+    public AppendResult link(long taskId, String url, String description, String author, String requestId) {
+        if (requestId == null) {
+            return AppendResult.written(link(taskId, url, description, author));
+        }
+        StoreArguments.taskId(taskId);
+        StoreArguments.text(url, "url");
+        Objects.requireNonNull(description, "description");
+        StoreArguments.name(author, "author");
+        StoreArguments.requestId(requestId);
+        return withRequestId(() -> runner.run((transaction, events) -> {
+            AppendResult result = transaction.addLink(taskId, url, description, author, requestId);
+            if (result.replayed()) {
+                return result;
+            }
+            Task task = renewedByActivity(transaction, result.task(), author);
+            events.add(new TaskEvent.Updated(task));
+            return AppendResult.written(task);
+        }));
+    }
+
+    /** Runs an append with a request id, naming what to do when the store keeps none. */
+    private AppendResult withRequestId(Supplier<AppendResult> append) {
+        try {
+            return append.get();
+        } catch (UnsupportedOperationException e) {
+            throw new UnsupportedOperationException(
+                    "The queue's store (" + store() + ") does not keep request ids on appends (rules TS-5.5 to"
+                            + " TS-5.7 of TaskStore): append without a request id, or use a store that keeps them"
+                            + " (the in-memory and JDBC stores do)",
+                    e);
+        }
     }
 
     /**

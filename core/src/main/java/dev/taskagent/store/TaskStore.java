@@ -118,6 +118,24 @@ import java.util.Optional;
  *       all N entries are there.
  *   <li>TS-5.4 Text is stored verbatim: quotes, SQL metacharacters, backslashes, new lines, non-ASCII
  *       text and emoji, and texts up to {@link Task#MAX_TEXT_LENGTH} characters come back unchanged.
+ *   <li>TS-5.5 (optional: a store without request ids throws {@link UnsupportedOperationException} from the
+ *       appends that take one, and the kit skips TS-5.5 to TS-5.7) An append given a request id ({@code
+ *       appendProgress}, {@code addComment} or {@code addLink} with a {@code requestId}) whose id the task does not
+ *       hold writes as the append without one does (TS-5.1, TS-5.2) and answers an {@link AppendResult} that is not
+ *       a replay; the task then holds the id. An append whose request id the task holds writes nothing (no entry,
+ *       no new version, no event) and answers the task as a read returns it, as a replay: the content is not
+ *       compared, so a reuse of the id with another text, or by another of the three appends, is a replay too.
+ *       Request ids compare exactly (case included); the same id on another task is another request. The
+ *       arguments are checked as without a request id, and a request id that is blank, longer than {@link
+ *       Task#MAX_ID_LENGTH}, or holds a NUL character, an unpaired surrogate or a control character throws {@link
+ *       IllegalArgumentException} whose message starts with {@code requestId}; an unknown task throws {@link
+ *       dev.taskagent.task.TaskNotFoundException}; nothing is written either way.
+ *   <li>TS-5.6 A task holds the request ids of its last {@value #REQUEST_ID_WINDOW} appends that wrote with one
+ *       (the window): an older id is forgotten, in the same write, so that what a store keeps per task stays
+ *       bounded, and an append with a forgotten id writes again. A replay does not count. A unit of work that
+ *       rolls back leaves the ids a task holds as they were.
+ *   <li>TS-5.7 Of concurrent appends with one request id to one task, in one process or many, exactly one
+ *       writes and the others are replays.
  * </ul>
  *
  * <p><b>TS-6 Messages and the planning section</b>
@@ -312,6 +330,12 @@ public interface TaskStore extends AutoCloseable {
 
     /** The most tasks one {@link #claimUpTo(String, Duration, int)} may claim (TS-7.8). */
     int MAX_CLAIM_BATCH = 1_000;
+
+    /**
+     * How many request ids a task holds (TS-5.6): those of its last 32 appends that wrote with one. A retry after
+     * a lost reply comes soon, before 32 other appends with a request id reached the same task.
+     */
+    int REQUEST_ID_WINDOW = 32;
 
     /**
      * Runs a unit of work in one transaction: all of its writes are kept, or none (TS-1).

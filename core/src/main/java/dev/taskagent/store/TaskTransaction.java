@@ -197,6 +197,63 @@ public interface TaskTransaction {
     Task addLink(long taskId, String url, String description, String author);
 
     /**
+     * Appends one progress entry unless the task holds the request id: a retry of an append whose reply was lost
+     * writes nothing (TS-5.5 to TS-5.7). The task keeps the request ids of its last {@value
+     * TaskStore#REQUEST_ID_WINDOW} appends that wrote with one. Optional: a store without request ids throws
+     * {@link UnsupportedOperationException}.
+     *
+     * @param taskId the task
+     * @param progress the entry, stored verbatim; not blank
+     * @param requestId the caller's id of this append; a name (not blank, at most {@link Task#MAX_ID_LENGTH}
+     *     characters, one line), compared exactly
+     * @return the task after the append, or as it is when the request id was known ({@link AppendResult#replayed()})
+     * @throws IllegalArgumentException if an argument is blank, too long or holds a character no store keeps;
+     *     nothing written
+     * @throws TaskNotFoundException if there is no such task
+     * @throws UnsupportedOperationException if the store does not keep request ids
+     */
+    default AppendResult appendProgress(long taskId, String progress, String requestId) {
+        throw requestIdsUnsupported("appendProgress");
+    }
+
+    /**
+     * Appends a comment unless the task holds the request id, as {@link #appendProgress(long, String, String)}
+     * does (TS-5.5 to TS-5.7).
+     *
+     * @param taskId the task
+     * @param author who wrote it; not blank
+     * @param text the comment, verbatim; not blank
+     * @param requestId the caller's id of this append, as for {@link #appendProgress(long, String, String)}
+     * @return the task after the append, or as it is when the request id was known
+     * @throws IllegalArgumentException if an argument is blank, too long or holds a character no store keeps;
+     *     nothing written
+     * @throws TaskNotFoundException if there is no such task
+     * @throws UnsupportedOperationException if the store does not keep request ids
+     */
+    default AppendResult addComment(long taskId, String author, String text, String requestId) {
+        throw requestIdsUnsupported("addComment");
+    }
+
+    /**
+     * Appends a link unless the task holds the request id, as {@link #appendProgress(long, String, String)} does
+     * (TS-5.5 to TS-5.7).
+     *
+     * @param taskId the task
+     * @param url the address; not blank
+     * @param description what it is; may be empty
+     * @param author who added it; not blank
+     * @param requestId the caller's id of this append, as for {@link #appendProgress(long, String, String)}
+     * @return the task after the append, or as it is when the request id was known
+     * @throws IllegalArgumentException if an argument is blank, too long or holds a character no store keeps;
+     *     nothing written
+     * @throws TaskNotFoundException if there is no such task
+     * @throws UnsupportedOperationException if the store does not keep request ids
+     */
+    default AppendResult addLink(long taskId, String url, String description, String author, String requestId) {
+        throw requestIdsUnsupported("addLink");
+    }
+
+    /**
      * Links host-application messages to a task, moving them from wherever they were (TS-6.1, TS-6.2).
      *
      * @param taskId the task
@@ -531,6 +588,12 @@ public interface TaskTransaction {
      * @param event what happened
      */
     default void recordEvent(TaskEvent event) {}
+
+    private UnsupportedOperationException requestIdsUnsupported(String operation) {
+        return new UnsupportedOperationException(getClass().getName() + " cannot " + operation + " with a request"
+                + " id; implement the appends of TaskTransaction that take one (rules TS-5.5 to TS-5.7 of TaskStore)"
+                + " and prove them with the conformance kit, or append without a request id");
+    }
 
     private UnsupportedOperationException graphUnsupported(String operation) {
         return new UnsupportedOperationException(getClass().getName() + " does not implement " + operation

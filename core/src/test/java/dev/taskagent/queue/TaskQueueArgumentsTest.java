@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.TransactionWork;
 import dev.taskagent.tool.ToolResult;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Test;
 
 /** Bad arguments are refused before the store is touched; behaviour on real stores is in the testkit suite. */
@@ -102,6 +105,90 @@ class TaskQueueArgumentsTest {
         assertThatThrownBy(() -> queue.comment(1, "author", "\uD800"))
                 .hasMessageStartingWith("text contains an unpaired UTF-16 surrogate (U+D800) at index 0");
         assertThatThrownBy(() -> queue.move(1, "a", "b\u0000", "c")).hasMessageStartingWith("toAgent contains a NUL");
+    }
+
+    @Test
+    void badRequestIdsAreRefusedBeforeAnyTransaction() {
+        assertThatThrownBy(() -> queue.comment(1, "a", "text", " ")).hasMessage("requestId must not be blank");
+        assertThatThrownBy(() -> queue.link(1, "https://example.com", "", "a", "r".repeat(256)))
+                .hasMessage("requestId is 256 characters long; the limit is 255");
+        assertThatThrownBy(() -> queue.comment(1, "a", "text", "r\n1"))
+                .hasMessageStartingWith("requestId contains a control character (U+000A)");
+        assertThatThrownBy(() -> queue.comment(1, "a", "", "r-1")).hasMessage("text must not be blank");
+
+        String comment = "{\"task_id\":1,\"author\":\"a\",\"comment\":\"ok\",\"request_id\":";
+        assertThat(call("add_comment", comment + "\"  \"}"))
+                .isEqualTo(ToolResult.error("Argument 'request_id' must not be blank; send the same id of yours on each"
+                        + " retry of this call, or leave it out."));
+        assertThat(call("add_comment", comment + "7}"))
+                .isEqualTo(ToolResult.error("Argument 'request_id' must be a string, not the number 7."));
+        assertThat(call("add_comment", comment + "\"" + "r".repeat(256) + "\"}"))
+                .isEqualTo(ToolResult.error(
+                        "Argument 'request_id' is 256 characters long; the limit is 255. Shorten it."));
+        assertThat(call(
+                        "add_link",
+                        "{\"task_id\":1,\"url\":\"https://example.com\",\"author\":\"a\",\"request_id\":"
+                                + "\"r\\u0007\"}"))
+                .isEqualTo(ToolResult.error("Argument 'request_id' contains a control character (U+0007) at index 1;"
+                        + " a name is one line of printable text. Send it without that character."));
+        assertThat(call(
+                        "add_link",
+                        "{\"task_id\":1,\"url\":\"https://example.com\",\"author\":\"a\",\"request_id\":" + "\"\"}"))
+                .isEqualTo(ToolResult.error("Argument 'request_id' must not be blank; send the same id of yours on each"
+                        + " retry of this call, or leave it out."));
+    }
+
+    @Test
+    void aRequestIdOnAStoreWithoutThemIsRefusedSayingWhatToDo() {
+        TaskStore legacy = new TaskStore() {
+            @Override
+            public <R> R inTransaction(TransactionWork<R> work) {
+                return work.execute(transactionWithDefaultsOnly());
+            }
+
+            @Override
+            public String toString() {
+                return "LegacyStore";
+            }
+        };
+        TaskQueue legacyQueue = TaskQueue.builder(legacy).build();
+
+        assertThatThrownBy(() -> legacyQueue.comment(1, "a", "text", "r-1"))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage("The queue's store (LegacyStore) does not keep request ids on appends (rules TS-5.5 to"
+                        + " TS-5.7 of TaskStore): append without a request id, or use a store that keeps them (the"
+                        + " in-memory and JDBC stores do)")
+                .cause()
+                .hasMessageContaining("cannot addComment with a request id; implement the appends of TaskTransaction"
+                        + " that take one (rules TS-5.5 to TS-5.7 of TaskStore)");
+        assertThatThrownBy(() -> legacyQueue.link(1, "https://example.com", "", "a", "r-1"))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .cause()
+                .hasMessageContaining("cannot addLink with a request id");
+        assertThat(legacyQueue
+                        .tools()
+                        .call(new ToolCall(
+                                "1",
+                                "add_comment",
+                                "{\"task_id\":1,\"author\":\"a\",\"comment\":\"ok\",\"request_id\":\"r-1\"}")))
+                .isEqualTo(ToolResult.error(
+                        "This queue's store does not keep request ids; call again without" + " request_id."));
+        assertThatThrownBy(() -> transactionWithDefaultsOnly().appendProgress(1, "step", "r-1"))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("cannot appendProgress with a request id");
+    }
+
+    /** A transaction of a store written before request ids: their defaults, and nothing else is called. */
+    private static TaskTransaction transactionWithDefaultsOnly() {
+        return (TaskTransaction) Proxy.newProxyInstance(
+                TaskTransaction.class.getClassLoader(),
+                new Class<?>[] {TaskTransaction.class},
+                (proxy, method, args) -> {
+                    if (method.isDefault()) {
+                        return InvocationHandler.invokeDefault(proxy, method, args);
+                    }
+                    throw new AssertionError("a transaction method without a default was called: " + method);
+                });
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.taskagent.testkit;
 
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchQuery;
@@ -111,6 +112,21 @@ public abstract class ForwardingTaskTransaction implements TaskTransaction {
     @Override
     public Task addLink(long taskId, String url, String description, String author) {
         return delegate.addLink(taskId, url, description, author);
+    }
+
+    @Override
+    public AppendResult appendProgress(long taskId, String progress, String requestId) {
+        return delegate.appendProgress(taskId, progress, requestId);
+    }
+
+    @Override
+    public AppendResult addComment(long taskId, String author, String text, String requestId) {
+        return delegate.addComment(taskId, author, text, requestId);
+    }
+
+    @Override
+    public AppendResult addLink(long taskId, String url, String description, String author, String requestId) {
+        return delegate.addLink(taskId, url, description, author, requestId);
     }
 
     @Override

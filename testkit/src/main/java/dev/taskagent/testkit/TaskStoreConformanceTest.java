@@ -10,6 +10,7 @@ import dev.taskagent.event.EventsPrunedException;
 import dev.taskagent.event.FeedEvent;
 import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.PageCursorException;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
@@ -114,7 +115,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <h2>What it checks, and how</h2>
  *
  * <ul>
- *   <li>Rules TS-1.1 to TS-12.8 (TS-12, the work graph, only when the store keeps one; TS-1.8, durability,
+ *   <li>Rules TS-1.1 to TS-13.6 (TS-12, the work graph, TS-13, search, and TS-5.5 to TS-5.7, request ids on
+ *       appends, only when the store has them; TS-1.8, durability,
  *       is checked by {@link DurabilityConformanceTest}), through the {@link TaskTransaction} API and the store's event feed. TS-1.7 (a store may re-run
  *       a unit of work after a transient conflict) is permissive: every unit of work of the kit is
  *       re-runnable, it counts nothing inside a unit of work and records results after commit.
@@ -1856,6 +1858,217 @@ public abstract class TaskStoreConformanceTest {
         Task read = find(task.id());
         assertThat(read.description()).isEqualTo(longest);
         assertThat(read.progresses()).containsExactly(longest);
+    }
+
+    @Test
+    void ts55_anAppendWithARequestIdTheTaskHoldsWritesNothingAndAnswersTheTask() {
+        assumeRequestIds();
+        String session = session("request-ids");
+        String author = agent("author");
+        Task task = append(session, "task");
+        Task other = append(session, "other task");
+        String requestId = requestId("comment");
+
+        AppendResult first = store.inTransaction(tx -> tx.addComment(task.id(), author, "first", requestId));
+
+        assertThat(first.replayed()).as("the first append with the id").isFalse();
+        assertThat(first.task().comments()).extracting(Comment::text).containsExactly("first");
+        assertThat(first.task()).isEqualTo(find(task.id()));
+
+        Task before = find(task.id());
+        long eventsBefore = store.eventFeed().lastPosition();
+        Map<String, TransactionWork<AppendResult>> retries = new LinkedHashMap<>();
+        retries.put("the same comment", tx -> tx.addComment(task.id(), author, "first", requestId));
+        retries.put("another text", tx -> tx.addComment(task.id(), author, "second", requestId));
+        retries.put("another author", tx -> tx.addComment(task.id(), agent("other"), "first", requestId));
+        retries.put("a progress entry", tx -> tx.appendProgress(task.id(), "progress", requestId));
+        retries.put("a link", tx -> tx.addLink(task.id(), "https://example.org/a", "a link", author, requestId));
+        retries.forEach((how, retry) -> {
+            AppendResult replay = store.inTransaction(retry);
+            assertThat(replay.replayed()).as("a retry with %s", how).isTrue();
+            assertThat(replay.task())
+                    .as("the task a retry with %s answers", how)
+                    .isEqualTo(before);
+        });
+        assertThat(find(task.id())).as("the task after the retries").isEqualTo(before);
+        assertThat(store.eventFeed().lastPosition()).as("events of the retries").isEqualTo(eventsBefore);
+
+        // The unit of work goes on after a replay.
+        Task afterReplay = store.inTransaction(tx -> {
+            assertThat(tx.addComment(task.id(), author, "again", requestId).replayed())
+                    .isTrue();
+            return tx.addComment(task.id(), author, "after the replay");
+        });
+        assertThat(afterReplay.comments()).extracting(Comment::text).containsExactly("first", "after the replay");
+
+        // Ids compare exactly, per task, and each append takes a new one.
+        Map<String, TransactionWork<AppendResult>> newRequests = new LinkedHashMap<>();
+        newRequests.put(
+                "the id in upper case",
+                tx -> tx.addComment(task.id(), author, "upper case", requestId.toUpperCase(Locale.ROOT)));
+        newRequests.put("the id and a space", tx -> tx.addComment(task.id(), author, "padded", requestId + " "));
+        newRequests.put("the id on another task", tx -> tx.appendProgress(other.id(), "other's", requestId));
+        newRequests.put("a new id, progress", tx -> tx.appendProgress(task.id(), "progress", requestId("p")));
+        newRequests.put(
+                "a new id, link", tx -> tx.addLink(task.id(), "https://example.org/b", "", author, requestId("l")));
+        newRequests.forEach((how, append) -> {
+            AppendResult written = store.inTransaction(append);
+            assertThat(written.replayed()).as("an append with %s", how).isFalse();
+            assertThat(written.task())
+                    .as("the task an append with %s answers", how)
+                    .isEqualTo(find(written.task().id()));
+        });
+        Task after = find(task.id());
+        assertThat(after.comments())
+                .extracting(Comment::text)
+                .containsExactly("first", "after the replay", "upper case", "padded");
+        assertThat(after.progresses()).containsExactly("progress");
+        assertThat(after.links()).extracting(Link::url).containsExactly("https://example.org/b");
+        assertThat(find(other.id()).progresses()).containsExactly("other's");
+    }
+
+    @Test
+    void ts55_aBadRequestIdIsRefusedNamingItAndWritesNothing() {
+        assumeRequestIds();
+        String session = session("bad-request-ids");
+        String author = agent("author");
+        Task task = append(session, "task");
+        for (String bad : List.of(
+                "", " ", "k".repeat(Task.MAX_ID_LENGTH + 1), "nul\u0000", "half \ud83e", "line\nbreak", "tab\there")) {
+            Map<String, Call> calls = new LinkedHashMap<>();
+            calls.put("progress", tx -> tx.appendProgress(task.id(), "progress", bad));
+            calls.put("comment", tx -> tx.addComment(task.id(), author, "comment", bad));
+            calls.put("link", tx -> tx.addLink(task.id(), "https://example.org", "", author, bad));
+            assertRefusedWithoutWriting(calls, IllegalArgumentException.class, session, task);
+            calls.forEach((append, call) -> assertThat(catchThrowable(() -> store.inTransaction(call)))
+                    .as("%s with a request id of %s characters", append, bad.length())
+                    .hasMessageStartingWith("requestId"));
+        }
+        Map<String, Call> nulls = new LinkedHashMap<>();
+        nulls.put("progress", tx -> tx.appendProgress(task.id(), "progress", null));
+        nulls.put("comment", tx -> tx.addComment(task.id(), author, "comment", null));
+        nulls.put("link", tx -> tx.addLink(task.id(), "https://example.org", "", author, null));
+        assertRefusedWithoutWriting(nulls, NullPointerException.class, session, task);
+
+        // A refused append leaves its request id free: the corrected call writes.
+        String requestId = requestId("corrected");
+        Map<String, Call> badContent = new LinkedHashMap<>();
+        badContent.put("blank progress", tx -> tx.appendProgress(task.id(), " ", requestId));
+        badContent.put("blank comment", tx -> tx.addComment(task.id(), author, "", requestId));
+        badContent.put("author on two lines", tx -> tx.addComment(task.id(), "a\nb", "comment", requestId));
+        badContent.put("blank url", tx -> tx.addLink(task.id(), " ", "", author, requestId));
+        assertRefusedWithoutWriting(badContent, IllegalArgumentException.class, session, task);
+        assertThatThrownBy(() -> store.inTransaction(tx -> tx.addComment(UNKNOWN_ID, author, "comment", requestId)))
+                .isInstanceOf(TaskNotFoundException.class);
+        AppendResult corrected = store.inTransaction(tx -> tx.addComment(task.id(), author, "comment", requestId));
+        assertThat(corrected.replayed()).as("the corrected call").isFalse();
+        assertThat(corrected.task().comments()).extracting(Comment::text).containsExactly("comment");
+    }
+
+    @Test
+    void ts56_aTaskHoldsTheRequestIdsOfItsLastAppendsAndForgetsOlderOnes() {
+        assumeRequestIds();
+        Task task = append(session("request-window"), "task");
+        String prefix = requestId("window") + "-";
+        int window = TaskStore.REQUEST_ID_WINDOW;
+        for (int index = 0; index <= window; index++) {
+            int number = index;
+            assertThat(progressOnce(task.id(), "entry " + number, prefix + number)
+                            .replayed())
+                    .as("append %d", number)
+                    .isFalse();
+        }
+
+        // Ids 1 to 32 are held; a replay of the oldest does not make it new again.
+        assertThat(progressOnce(task.id(), "retry", prefix + 1).replayed())
+                .as("a retry of id 1")
+                .isTrue();
+        assertThat(progressOnce(task.id(), "retry", prefix + window).replayed())
+                .as("a retry of id %d", window)
+                .isTrue();
+        assertThat(progressOnce(task.id(), "late retry", prefix + 0).replayed())
+                .as("a retry of id 0, forgotten")
+                .isFalse();
+        assertThat(progressOnce(task.id(), "later retry", prefix + 1).replayed())
+                .as("a retry of id 1, forgotten by the append before")
+                .isFalse();
+        assertThat(progressOnce(task.id(), "retry", prefix + 3).replayed())
+                .as("a retry of id 3")
+                .isTrue();
+        assertThat(progressOnce(task.id(), "retry", prefix + 2).replayed())
+                .as("a retry of id 2, forgotten by the append before")
+                .isFalse();
+
+        Task after = find(task.id());
+        assertThat(after.progresses()).hasSize(window + 4);
+        assertThat(after.progresses().subList(window + 1, window + 4))
+                .containsExactly("late retry", "later retry", "retry");
+    }
+
+    @Test
+    void ts56_anAppendThatRolledBackLeavesItsRequestIdFree() {
+        assumeRequestIds();
+        Task task = append(session("request-rollback"), "task");
+        String author = agent("author");
+        String requestId = requestId("rolled-back");
+
+        Throwable thrown = catchThrowable(() -> store.inTransaction(tx -> {
+            tx.addComment(task.id(), author, "rolled back", requestId);
+            throw new IllegalStateException("the caller gives up");
+        }));
+        AppendResult again = store.inTransaction(tx -> tx.addComment(task.id(), author, "kept", requestId));
+
+        assertThat(thrown).isInstanceOf(IllegalStateException.class);
+        assertThat(again.replayed()).as("the append after the rolled back one").isFalse();
+        assertThat(find(task.id()).comments()).extracting(Comment::text).containsExactly("kept");
+    }
+
+    @Test
+    void ts57_ofConcurrentAppendsWithOneRequestIdExactlyOneWrites() {
+        assumeRequestIds();
+        String session = session("request-race");
+        for (int round = 1; round <= 5; round++) {
+            Task task = append(session, "task of round " + round);
+            String requestId = requestId("race");
+            List<AppendResult> results = KitThreads.runTogether(
+                    8,
+                    "request-id",
+                    DEADLINE,
+                    worker -> store.inTransaction(tx -> worker % 2 == 0
+                            ? tx.addComment(task.id(), "agent-" + worker, "retry " + worker, requestId)
+                            : tx.appendProgress(task.id(), "retry " + worker, requestId)));
+
+            Task after = find(task.id());
+            assertThat(results.stream().filter(result -> !result.replayed()))
+                    .as("round %d: appends that wrote", round)
+                    .hasSize(1);
+            assertThat(after.comments().size() + after.progresses().size())
+                    .as("round %d: entries written", round)
+                    .isEqualTo(1);
+            assertThat(results.stream().filter(AppendResult::replayed).map(AppendResult::task))
+                    .as("round %d: what the replays answered", round)
+                    .hasSize(7)
+                    .containsOnly(after);
+        }
+    }
+
+    /** Skips the test when the store does not take request ids on appends (TS-5.5 to TS-5.7 are optional). */
+    private void assumeRequestIds() {
+        try {
+            store.inTransaction(tx -> tx.addComment(UNKNOWN_ID, "probe", "probe", "probe"));
+        } catch (UnsupportedOperationException e) {
+            assumeTrue(false, "the store does not take request ids (TS-5.5 to TS-5.7 are optional): " + e.getMessage());
+        } catch (TaskNotFoundException expected) {
+            // the store takes request ids
+        }
+    }
+
+    private String requestId(String label) {
+        return "request-" + RUN_ID + "-" + NAME_SEQUENCE.incrementAndGet() + "-" + label;
+    }
+
+    private AppendResult progressOnce(long taskId, String progress, String requestId) {
+        return store.inTransaction(tx -> tx.appendProgress(taskId, progress, requestId));
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -91,6 +91,9 @@ final class KitSubjects {
             case CLAIMS_SCHEDULED_TASKS -> ClaimsScheduledTasks.class;
             case QUEUE_PAGES_BY_OFFSET -> QueuePagesByOffset.class;
             case DEAD_LETTERS_WITHOUT_WATERMARK -> DeadLettersWithoutWatermark.class;
+            case RACY_REQUEST_IDS -> RacyRequestIds.class;
+            case REQUEST_IDS_NEVER_FORGOTTEN -> RequestIdsNeverForgotten.class;
+            case REQUEST_IDS_PER_STORE -> RequestIdsPerStore.class;
         };
     }
 
@@ -329,6 +332,27 @@ final class KitSubjects {
         @Override
         Set<Defect> defects() {
             return EnumSet.of(Defect.DEAD_LETTERS_WITHOUT_WATERMARK);
+        }
+    }
+
+    static final class RacyRequestIds extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.RACY_REQUEST_IDS);
+        }
+    }
+
+    static final class RequestIdsNeverForgotten extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.REQUEST_IDS_NEVER_FORGOTTEN);
+        }
+    }
+
+    static final class RequestIdsPerStore extends Subject {
+        @Override
+        Set<Defect> defects() {
+            return EnumSet.of(Defect.REQUEST_IDS_PER_STORE);
         }
     }
 }

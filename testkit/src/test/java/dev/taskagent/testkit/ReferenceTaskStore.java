@@ -2,6 +2,7 @@ package dev.taskagent.testkit;
 
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchQuery;
@@ -58,6 +59,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * A small, obviously correct {@link TaskStore} for the kit's own tests (testkit cannot depend on
@@ -154,7 +156,16 @@ final class ReferenceTaskStore implements TaskStore {
          * Breaks TS-2.8: the dead-letter listing has no watermark, so a task that fails between the pages is listed
          * on a later page of a listing that began before it failed.
          */
-        DEAD_LETTERS_WITHOUT_WATERMARK
+        DEAD_LETTERS_WITHOUT_WATERMARK,
+        /**
+         * Breaks TS-5.7: an append with a request id looks the id up, lets other transactions in, then writes,
+         * as a SELECT followed by an INSERT without a lock or a unique key does; two retries both write.
+         */
+        RACY_REQUEST_IDS,
+        /** Breaks TS-5.6: a task's request ids are never forgotten, so what the store keeps grows without end. */
+        REQUEST_IDS_NEVER_FORGOTTEN,
+        /** Breaks TS-5.5: request ids are held per store, not per task, so one task's id refuses another's append. */
+        REQUEST_IDS_PER_STORE
     }
 
     private static final Comparator<Task> CLAIM_ORDER = Comparator.comparingInt(Task::priority)
@@ -171,6 +182,8 @@ final class ReferenceTaskStore implements TaskStore {
     private final Map<String, List<String>> planning = new ConcurrentHashMap<>();
     /** Idempotency key → the task created with it. */
     private final Map<String, Long> keys = new ConcurrentHashMap<>();
+    /** Task id → the request ids of its last appends that wrote with one, oldest first (TS-5.5, TS-5.6). */
+    private final Map<Long, List<String>> requestIds = new ConcurrentHashMap<>();
     /** The pending tasks that have an assignee, by assignee, then in claim order: the claim's index. */
     private final NavigableMap<ClaimKey, Task> pending = new ConcurrentSkipListMap<>();
 
@@ -186,7 +199,8 @@ final class ReferenceTaskStore implements TaskStore {
         boolean racy = has(Defect.RACY_CLAIM)
                 || has(Defect.CLAIM_GIVES_UP_ON_CONFLICT)
                 || has(Defect.LOSES_CONCURRENT_APPENDS)
-                || has(Defect.RACY_RECLAIM);
+                || has(Defect.RACY_RECLAIM)
+                || has(Defect.RACY_REQUEST_IDS);
         this.lock = new ReentrantLock(racy);
         this.feed = new InProcessEventFeed(clock, Duration.ofDays(7));
     }
@@ -759,6 +773,61 @@ final class ReferenceTaskStore implements TaskStore {
             Task current = existing(taskId);
             Link link = new Link(url, description, author, clock.instant());
             return saveAppend(TaskBuilder.from(current).links(plus(current.links(), link)), current);
+        }
+
+        @Override
+        public AppendResult appendProgress(long taskId, String progress, String requestId) {
+            check();
+            text(progress, "progress");
+            name(requestId, "requestId");
+            return once(taskId, requestId, () -> appendProgress(taskId, progress));
+        }
+
+        @Override
+        public AppendResult addComment(long taskId, String author, String text, String requestId) {
+            check();
+            name(author, "author");
+            text(text, "text");
+            name(requestId, "requestId");
+            return once(taskId, requestId, () -> addComment(taskId, author, text));
+        }
+
+        @Override
+        public AppendResult addLink(long taskId, String url, String description, String author, String requestId) {
+            check();
+            text(url, "url");
+            Objects.requireNonNull(description, "description");
+            name(author, "author");
+            name(requestId, "requestId");
+            return once(taskId, requestId, () -> addLink(taskId, url, description, author));
+        }
+
+        /** Remembers the request id, forgetting the oldest beyond the window, then appends; or replays. */
+        private AppendResult once(long taskId, String requestId, Supplier<Task> append) {
+            write();
+            Task current = existing(taskId);
+            long holder = has(Defect.REQUEST_IDS_PER_STORE) ? 0 : taskId;
+            List<String> held = requestIds.getOrDefault(holder, List.of());
+            if (held.contains(requestId)) {
+                return AppendResult.replayOf(current);
+            }
+            if (has(Defect.RACY_REQUEST_IDS)) {
+                letOthersIn();
+                held = requestIds.getOrDefault(holder, List.of());
+            }
+            List<String> next = plus(held, requestId);
+            if (next.size() > REQUEST_ID_WINDOW && !has(Defect.REQUEST_IDS_NEVER_FORGOTTEN)) {
+                next.remove(0);
+            }
+            List<String> previous = requestIds.put(holder, next);
+            undo.push(() -> {
+                if (previous == null) {
+                    requestIds.remove(holder);
+                } else {
+                    requestIds.put(holder, previous);
+                }
+            });
+            return AppendResult.written(append.get());
         }
 
         @Override

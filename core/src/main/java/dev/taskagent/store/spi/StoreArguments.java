@@ -42,6 +42,19 @@ public final class StoreArguments {
     }
 
     /**
+     * Checks the request id of an append (TS-5.5): a name, checked as an idempotency key is.
+     *
+     * @param requestId the id
+     * @return the id
+     * @throws NullPointerException if null
+     * @throws IllegalArgumentException if blank, longer than {@link Task#MAX_ID_LENGTH}, or holding a NUL
+     *     character, an unpaired surrogate or a control character; the message starts with {@code requestId}
+     */
+    public static String requestId(String requestId) {
+        return TextLimits.checkAgentName(requestId, "requestId");
+    }
+
+    /**
      * Checks a task id.
      *
      * @param taskId the id

@@ -2,6 +2,7 @@ package dev.taskagent.store.inmemory;
 
 import dev.taskagent.event.EventFeed;
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchQuery;
@@ -52,6 +53,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * A {@link TaskStore} held in memory: for tests, demos and single-process applications. Passes the
@@ -121,6 +123,8 @@ public final class InMemoryTaskStore implements TaskStore {
     private final Map<Long, Set<String>> wordsByTask = new HashMap<>();
     /** Idempotency key → the id of the task created with it (TS-3.6). */
     private final Map<String, Long> tasksByKey = new HashMap<>();
+    /** Task id → the request ids of its last appends that wrote with one, oldest first (TS-5.5, TS-5.6). */
+    private final Map<Long, List<String>> requestIdsByTask = new HashMap<>();
 
     /** How long the event feed keeps events unless the builder says otherwise. */
     public static final Duration DEFAULT_EVENT_RETENTION = Duration.ofDays(7);
@@ -641,6 +645,60 @@ public final class InMemoryTaskStore implements TaskStore {
             Task current = existing(taskId);
             Link link = new Link(url, description, author, clock.instant());
             return write(TaskBuilder.from(current).links(append(current.links(), link)), current);
+        }
+
+        @Override
+        public AppendResult appendProgress(long taskId, String progress, String requestId) {
+            checkUsable();
+            StoreArguments.text(progress, "progress");
+            StoreArguments.requestId(requestId);
+            return once(taskId, requestId, () -> appendProgress(taskId, progress));
+        }
+
+        @Override
+        public AppendResult addComment(long taskId, String author, String text, String requestId) {
+            checkUsable();
+            StoreArguments.name(author, "author");
+            StoreArguments.text(text, "text");
+            StoreArguments.requestId(requestId);
+            return once(taskId, requestId, () -> addComment(taskId, author, text));
+        }
+
+        @Override
+        public AppendResult addLink(long taskId, String url, String description, String author, String requestId) {
+            checkUsable();
+            StoreArguments.text(url, "url");
+            TextLimits.check(description, "description");
+            StoreArguments.name(author, "author");
+            StoreArguments.requestId(requestId);
+            return once(taskId, requestId, () -> addLink(taskId, url, description, author));
+        }
+
+        /**
+         * Runs an append unless the task holds its request id, and then remembers the id, forgetting the oldest
+         * beyond the window (TS-5.5, TS-5.6); units of work are serialised by the store's lock (TS-5.7).
+         */
+        private AppendResult once(long taskId, String requestId, Supplier<Task> append) {
+            Task current = existing(taskId);
+            List<String> held = requestIdsByTask.getOrDefault(taskId, List.of());
+            if (held.contains(requestId)) {
+                return AppendResult.replayOf(current);
+            }
+            Task after = append.get();
+            List<String> next = new ArrayList<>(held);
+            next.add(requestId);
+            if (next.size() > REQUEST_ID_WINDOW) {
+                next.remove(0);
+            }
+            requestIdsByTask.put(taskId, List.copyOf(next));
+            undoLog.push(() -> {
+                if (held.isEmpty()) {
+                    requestIdsByTask.remove(taskId);
+                } else {
+                    requestIdsByTask.put(taskId, held);
+                }
+            });
+            return AppendResult.written(after);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.taskagent.store.jdbc;
 
 import dev.taskagent.event.TaskEvent;
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
 import dev.taskagent.store.SearchQuery;
@@ -806,11 +807,7 @@ final class JdbcTransaction implements TaskTransaction {
         checkUsable();
         StoreArguments.text(progress, "progress");
         StoreArguments.taskId(taskId);
-        return sql("append progress to task " + taskId, () -> {
-            appendTo(taskId, "progresses", TaskDocument.progress(progress), now());
-            Search.write(connection, dialect, taskId);
-            return readLocked(taskId);
-        });
+        return sql("append progress to task " + taskId, () -> writeProgress(taskId, progress));
     }
 
     @Override
@@ -819,12 +816,7 @@ final class JdbcTransaction implements TaskTransaction {
         StoreArguments.name(author, "author");
         StoreArguments.text(text, "text");
         StoreArguments.taskId(taskId);
-        return sql("add a comment to task " + taskId, () -> {
-            Instant now = now();
-            appendTo(taskId, "comments", TaskDocument.comment(new Comment(author, text, now)), now);
-            Search.write(connection, dialect, taskId);
-            return readLocked(taskId);
-        });
+        return sql("add a comment to task " + taskId, () -> writeComment(taskId, author, text));
     }
 
     @Override
@@ -834,11 +826,76 @@ final class JdbcTransaction implements TaskTransaction {
         TextLimits.check(description, "description");
         StoreArguments.name(author, "author");
         StoreArguments.taskId(taskId);
-        return sql("add a link to task " + taskId, () -> {
-            Instant now = now();
-            appendTo(taskId, "links", TaskDocument.link(new Link(url, description, author, now)), now);
-            return readLocked(taskId);
-        });
+        return sql("add a link to task " + taskId, () -> writeLink(taskId, url, description, author));
+    }
+
+    @Override
+    public AppendResult appendProgress(long taskId, String progress, String requestId) {
+        checkUsable();
+        StoreArguments.text(progress, "progress");
+        StoreArguments.requestId(requestId);
+        StoreArguments.taskId(taskId);
+        return sql(
+                "append progress to task " + taskId + " once",
+                () -> once(taskId, requestId, () -> writeProgress(taskId, progress)));
+    }
+
+    @Override
+    public AppendResult addComment(long taskId, String author, String text, String requestId) {
+        checkUsable();
+        StoreArguments.name(author, "author");
+        StoreArguments.text(text, "text");
+        StoreArguments.requestId(requestId);
+        StoreArguments.taskId(taskId);
+        return sql(
+                "add a comment to task " + taskId + " once",
+                () -> once(taskId, requestId, () -> writeComment(taskId, author, text)));
+    }
+
+    @Override
+    public AppendResult addLink(long taskId, String url, String description, String author, String requestId) {
+        checkUsable();
+        StoreArguments.text(url, "url");
+        TextLimits.check(description, "description");
+        StoreArguments.name(author, "author");
+        StoreArguments.requestId(requestId);
+        StoreArguments.taskId(taskId);
+        return sql(
+                "add a link to task " + taskId + " once",
+                () -> once(taskId, requestId, () -> writeLink(taskId, url, description, author)));
+    }
+
+    /**
+     * Runs an append unless the task holds its request id (TS-5.5 to TS-5.7): the task's row stays locked from the
+     * look-up on, and the id is recorded after the append wrote.
+     */
+    private AppendResult once(long taskId, String requestId, SqlWork<Task> append) throws SQLException {
+        OptionalLong seq = AppendRequests.lockAndNumber(connection, taskId, requestId);
+        if (seq.isEmpty()) {
+            return AppendResult.replayOf(readOne(taskId).orElseThrow(() -> new TaskNotFoundException(taskId)));
+        }
+        Task task = append.run();
+        AppendRequests.remember(connection, taskId, requestId, seq.getAsLong());
+        return AppendResult.written(task);
+    }
+
+    private Task writeProgress(long taskId, String progress) throws SQLException {
+        appendTo(taskId, "progresses", TaskDocument.progress(progress), now());
+        Search.write(connection, dialect, taskId);
+        return readLocked(taskId);
+    }
+
+    private Task writeComment(long taskId, String author, String text) throws SQLException {
+        Instant now = now();
+        appendTo(taskId, "comments", TaskDocument.comment(new Comment(author, text, now)), now);
+        Search.write(connection, dialect, taskId);
+        return readLocked(taskId);
+    }
+
+    private Task writeLink(long taskId, String url, String description, String author) throws SQLException {
+        Instant now = now();
+        appendTo(taskId, "links", TaskDocument.link(new Link(url, description, author, now)), now);
+        return readLocked(taskId);
     }
 
     // ---- messages

@@ -44,6 +44,7 @@ final class SchemaMigrator {
             "V8__search.sql",
             "V9__search_side.sql",
             "V10__queue_semantics.sql",
+            "V11__append_requests.sql",
             "V12__dead_letters.sql");
 
     /** The migration whose script is followed by a data step in Java and a second script. */

@@ -7,7 +7,9 @@ import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.ReclaimedTask;
+import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskStoreException;
 import dev.taskagent.task.Comment;
 import dev.taskagent.task.Link;
@@ -444,6 +446,70 @@ abstract class JdbcTaskStoreTest {
         assertThat(task.progresses()).hasSize(48).doesNotHaveDuplicates();
         assertThat(task.comments()).hasSize(48);
         assertThat(task.version()).isEqualTo(1 + 96);
+    }
+
+    @Test
+    void twoThreadsRetryingOneRequestIdWriteOneEntryEveryTime() throws Exception {
+        JdbcTaskStore store = newStore();
+        for (int round = 0; round < 20; round++) {
+            long id = store.inTransaction(tx -> tx.appendTask(NewTask.of("s", "retried")))
+                    .id();
+            String requestId = "retry-" + round;
+            AtomicInteger thread = new AtomicInteger();
+
+            List<AppendResult> results = runConcurrently(2, () -> {
+                int me = thread.incrementAndGet();
+                return store.inTransaction(tx -> me == 1
+                        ? tx.addComment(id, "agent", "the comment", requestId)
+                        : tx.appendProgress(id, "the progress", requestId));
+            });
+
+            Task task = store.findTask(id).orElseThrow();
+            assertThat(task.comments().size() + task.progresses().size())
+                    .as("round %d: entries", round)
+                    .isEqualTo(1);
+            assertThat(results).extracting(AppendResult::replayed).containsExactlyInAnyOrder(true, false);
+            assertThat(results).extracting(AppendResult::task).containsOnly(task);
+        }
+    }
+
+    @Test
+    void aTaskKeepsTheRowsOfItsLastThirtyTwoRequestIdsOnly() throws SQLException {
+        DataSource dataSource = database().newDataSource();
+        JdbcTaskStore store =
+                track(JdbcTaskStore.builder(dataSource).clock(clock).build());
+        long id = store.inTransaction(tx -> tx.appendTask(NewTask.of("s", "busy")))
+                .id();
+        long other = store.inTransaction(tx -> tx.appendTask(NewTask.of("s", "other")))
+                .id();
+        store.inTransaction(tx -> tx.addComment(other, "agent", "kept", "other-1"));
+
+        for (int index = 0; index < 100; index++) {
+            String requestId = "request-" + index;
+            store.inTransaction(tx -> tx.appendProgress(id, requestId, requestId));
+            store.inTransaction(tx -> tx.appendProgress(id, "without an id"));
+        }
+
+        List<String> expected = IntStream.range(100 - TaskStore.REQUEST_ID_WINDOW, 100)
+                .mapToObj(index -> "request-" + index)
+                .toList();
+        assertThat(requestIds(dataSource, id)).containsExactlyElementsOf(expected);
+        assertThat(requestIds(dataSource, other)).containsExactly("other-1");
+        assertThat(store.findTask(id).orElseThrow().progresses()).hasSize(200);
+    }
+
+    /** The request ids the table holds for a task, oldest first. */
+    private static List<String> requestIds(DataSource dataSource, long taskId) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT request_id FROM " + AppendRequests.TABLE
+                        + " WHERE task_id = " + taskId + " ORDER BY seq")) {
+            List<String> ids = new ArrayList<>();
+            while (rows.next()) {
+                ids.add(rows.getString(1));
+            }
+            return ids;
+        }
     }
 
     @Test

@@ -12,6 +12,7 @@ import dev.taskagent.queue.Completion;
 import dev.taskagent.queue.Completions;
 import dev.taskagent.queue.LeaseReaper;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.AppendResult;
 import dev.taskagent.store.PageCursorException;
 import dev.taskagent.store.QueueQuery;
 import dev.taskagent.store.ReclaimedTask;
@@ -1362,6 +1363,89 @@ public abstract class TaskQueueSuite {
                         .isError())
                 .isTrue();
         assertThat(store.listTasks(TaskQueue.DEFAULT_SESSION_ID)).hasSize(1);
+    }
+
+    @Test
+    void aCommentOrLinkRetriedWithItsRequestIdIsWrittenAndPublishedOnce() {
+        Task task = create("alice", 0, "Refund order 4711");
+        events.clear();
+
+        AppendResult commented = queue.comment(task.id(), "carol", "Refund sent.", "refund-4711-comment");
+        AppendResult commentRetried = queue.comment(task.id(), "carol", "Refund sent (retry).", "refund-4711-comment");
+        AppendResult linked =
+                queue.link(task.id(), "https://example.com/receipt", "receipt", "carol", "refund-4711-link");
+        AppendResult linkRetried =
+                queue.link(task.id(), "https://example.com/receipt", "receipt", "carol", "refund-4711-link");
+        AppendResult withoutId = queue.comment(task.id(), "carol", "Refund sent.", null);
+
+        assertThat(commented.replayed()).isFalse();
+        assertThat(commentRetried.replayed()).isTrue();
+        assertThat(commentRetried.task()).isEqualTo(commented.task());
+        assertThat(linked.replayed()).isFalse();
+        assertThat(linkRetried.replayed()).isTrue();
+        assertThat(linkRetried.task()).isEqualTo(linked.task());
+        assertThat(withoutId.replayed()).isFalse();
+        Task stored = store.findTask(task.id()).orElseThrow();
+        assertThat(stored).isEqualTo(withoutId.task());
+        assertThat(stored.comments()).extracting(Comment::text).containsExactly("Refund sent.", "Refund sent.");
+        assertThat(stored.links()).hasSize(1);
+        assertThat(events)
+                .extracting(event -> event.getClass().getSimpleName())
+                .containsExactly("Commented", "Updated", "Commented");
+        assertThat(queue.comment(task.id(), "carol", "Refund sent.", "refund-4711-comment")
+                        .replayed())
+                .as("a comment with the link's request id")
+                .isTrue();
+        assertThat(queue.link(task.id(), "https://example.com/2", "", "carol", "refund-4711-comment")
+                        .replayed())
+                .as("a link with the comment's request id")
+                .isTrue();
+    }
+
+    @Test
+    void addCommentAndAddLinkToolsWithARequestIdWriteOnceAndSayWhenARetryWroteNothing() {
+        Task task = create("alice", 0, "Refund order 4711");
+        String comment = "{\"task_id\":" + task.id()
+                + ",\"author\":\"carol\",\"comment\":\"Refund sent.\",\"request_id\":\"req-7\"}";
+        String link = "{\"task_id\":" + task.id()
+                + ",\"url\":\"https://example.com/receipt\",\"author\":\"carol\",\"request_id\":\"req-8\"}";
+
+        assertThat(call("add_comment", comment)).isEqualTo(ToolResult.ok("Comment added to task #" + task.id()));
+        assertThat(call("add_comment", comment))
+                .isEqualTo(ToolResult.ok("Nothing written: request_id 'req-7' was already used on task #" + task.id()
+                        + " (a retry of a call that wrote); send a new request_id for a new entry."));
+        assertThat(call("add_link", link)).isEqualTo(ToolResult.ok("Link added to task #" + task.id()));
+        assertThat(call("add_link", link).text()).startsWith("Nothing written: request_id 'req-8'");
+
+        Task stored = store.findTask(task.id()).orElseThrow();
+        assertThat(stored.comments()).extracting(Comment::text).containsExactly("Refund sent.");
+        assertThat(stored.links()).hasSize(1);
+        assertThat(call("add_comment", comment.replace("\"req-7\"", "\"REQ-7\"")))
+                .as("request ids compare exactly")
+                .isEqualTo(ToolResult.ok("Comment added to task #" + task.id()));
+    }
+
+    @Test
+    void appendToolsRefuseABadRequestIdAndWriteNothing() {
+        Task task = create("alice", 0, "Refund order 4711");
+        String comment =
+                "{\"task_id\":" + task.id() + ",\"author\":\"carol\",\"comment\":\"Refund sent.\"," + "\"request_id\":";
+        String link = "{\"task_id\":" + task.id() + ",\"url\":\"https://example.com\",\"author\":\"carol\","
+                + "\"request_id\":";
+        for (String bad : List.of("\"\"", "\"  \"", "7", "true", "[\"r\"]", quote("r".repeat(256)), quote("r\n1"))) {
+            for (String arguments : List.of(comment + bad + "}", link + bad + "}")) {
+                ToolResult result = call(arguments.contains("\"url\"") ? "add_link" : "add_comment", arguments);
+                assertThat(result.isError()).as(arguments).isTrue();
+                assertThat(result.text()).as(arguments).startsWith("Argument 'request_id' ");
+            }
+        }
+        assertThat(store.findTask(task.id())).contains(task);
+        assertThatThrownBy(() -> queue.comment(task.id(), "carol", "Refund sent.", ""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("requestId must not be blank");
+        assertThatThrownBy(() -> queue.comment(task.id() + 1_000_000, "carol", "Refund sent.", "req-9"))
+                .isInstanceOf(TaskNotFoundException.class);
+        assertThat(store.findTask(task.id())).contains(task);
     }
 
     @Test
