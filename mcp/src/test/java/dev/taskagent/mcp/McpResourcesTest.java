@@ -305,9 +305,19 @@ class McpResourcesTest {
 
     @Test
     void aSubscriberOfRevision20251125IsToldWhenAnotherStoreInstanceChangesTheTaskOnPostgres() throws Exception {
-        assumeTrue(TestDatabase.POSTGRES.configured(), TestDatabase.POSTGRES.variable() + " is not set");
-        try (TestDatabase.Own database = TestDatabase.POSTGRES.create()) {
-            subscriberOfRevision20251125IsToldOfChangesByAnotherStoreInstance(start(database.url()));
+        onServer(TestDatabase.POSTGRES);
+    }
+
+    @Test
+    void aSubscriberOfRevision20251125IsToldWhenAnotherStoreInstanceChangesTheTaskOnMariaDb() throws Exception {
+        onServer(TestDatabase.MARIADB);
+    }
+
+    private void onServer(TestDatabase database) throws Exception {
+        assumeTrue(database.configured(), database.variable() + " is not set");
+        try (TestDatabase.Own own = database.create()) {
+            subscriberOfRevision20251125IsToldOfChangesByAnotherStoreInstance(start(own.url()));
+            // Everything on the database stops before it is dropped.
             stop();
             store = null;
             otherProcess = null;
