@@ -88,8 +88,17 @@ final class McpResources implements AutoCloseable {
         }
         classicNotifier = classic;
         EventFeed feed = store.eventFeed();
-        subscription = feed.subscribe(
-                feed.lastPosition(), event -> TaskResources.changedBy(event).forEach(this::announce));
+        try {
+            subscription = feed.subscribe(
+                    feed.lastPosition(), event -> TaskResources.changedBy(event).forEach(this::announce));
+        } catch (RuntimeException e) {
+            // The tools and resource reads still work; only the notifications are missing, and the log says so.
+            LOG.warn(
+                    "Resource change notifications are off: the store's event feed could not be read ({}). Restart"
+                            + " the server when the store is back to have them.",
+                    e.getMessage(),
+                    e);
+        }
     }
 
     private void announce(String uri) {

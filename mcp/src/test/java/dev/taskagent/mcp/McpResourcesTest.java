@@ -6,8 +6,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.taskagent.event.EventFeed;
+import dev.taskagent.event.FeedEvent;
+import dev.taskagent.event.FeedListener;
+import dev.taskagent.event.FeedSubscription;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.queue.TaskQueue;
+import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.TaskStoreException;
+import dev.taskagent.store.TransactionWork;
+import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.store.jdbc.JdbcTaskStore;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
@@ -391,5 +399,70 @@ class McpResourcesTest {
         } finally {
             listening.close();
         }
+    }
+
+    @Test
+    void aStoreWithoutAnEventFeedServesTheResourcesWithoutSubscriptions() {
+        InMemoryTaskStore memory = new InMemoryTaskStore();
+        TaskStore feedless = new TaskStore() {
+            @Override
+            public <R> R inTransaction(TransactionWork<R> work) {
+                return memory.inTransaction(work);
+            }
+        };
+        TaskQueue queue = TaskQueue.builder(feedless).build();
+        Task task = queue.create(queue.newTask("Read without a feed").build());
+        server = TaskMcpServer.builder(queue).bind("127.0.0.1", 0).build().start();
+        McpSyncClient client = classicClient();
+
+        assertThat(client.getServerCapabilities().resources().subscribe()).isFalse();
+        assertThat(text(read(client, "taskagent://tasks/" + task.id()))).contains("Read without a feed");
+        assertThat(modernClient().discover().capabilities().resources().subscribe())
+                .isFalse();
+    }
+
+    @Test
+    void aFeedThatCannotBeReadAtStartLeavesTheToolsAndReadsWorking() {
+        InMemoryTaskStore memory = new InMemoryTaskStore();
+        EventFeed broken = new EventFeed() {
+            @Override
+            public List<FeedEvent> read(long afterPosition, int limit) {
+                throw new TaskStoreException("the database is down");
+            }
+
+            @Override
+            public FeedSubscription subscribe(long afterPosition, FeedListener listener) {
+                throw new TaskStoreException("the database is down");
+            }
+
+            @Override
+            public long lastPosition() {
+                throw new TaskStoreException("the database is down");
+            }
+
+            @Override
+            public long prune(Duration olderThan) {
+                throw new TaskStoreException("the database is down");
+            }
+        };
+        TaskStore store = new TaskStore() {
+            @Override
+            public <R> R inTransaction(TransactionWork<R> work) {
+                return memory.inTransaction(work);
+            }
+
+            @Override
+            public EventFeed eventFeed() {
+                return broken;
+            }
+        };
+        TaskQueue queue = TaskQueue.builder(store).build();
+        Task task = queue.create(queue.newTask("Read with a broken feed").build());
+        server = TaskMcpServer.builder(queue).bind("127.0.0.1", 0).build().start();
+        McpSyncClient client = classicClient();
+
+        assertThat(text(read(client, "taskagent://tasks/" + task.id()))).contains("Read with a broken feed");
+        assertThat(McpClients.text(McpClients.call(client, "get_task", Map.of("task_id", task.id()))))
+                .contains("Read with a broken feed");
     }
 }
