@@ -69,6 +69,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * store (session {@code mcp-tasks}), so it outlives the server and every server on the store reports it.
  * Other clients get the result synchronously.
  *
+ * <p>On both revisions the store's tasks are also resources: {@code taskagent://tasks/{task_id}} and {@code
+ * taskagent://sessions/{session_id}/tasks}, as Markdown, or as JSON with {@code .json} appended. Subscribers
+ * ({@code resources/subscribe} on 2025-11-25, {@code subscriptions/listen} on 2026-07-28) are told of every
+ * change the store's event feed carries, whichever process made it.
+ *
  * <p>To serve MCP from the application's own servlet container instead, {@link Builder#buildServlet()}
  * returns the servlet, with the same checks.
  *

@@ -7,12 +7,14 @@ import dev.taskagent.event.FeedEvent;
 import dev.taskagent.internal.Json;
 import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.json.TaskJson;
+import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.Toolbox;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -281,14 +283,12 @@ final class TaskResources {
                     .append(task.openBlockers())
                     .append(" open)\n");
         }
-        text.append("- **Updated:** ").append(task.updatedAt()).append('\n');
+        text.append("- **Updated:** ")
+                .append(task.updatedAt().truncatedTo(ChronoUnit.SECONDS))
+                .append('\n');
         section(text, "Description", node.path(TaskJson.DESCRIPTION).asText());
         if (node.has(TaskJson.STEPS)) {
-            String label = task.hasSteps()
-                    ? "Steps ("
-                            + dev.taskagent.steps.MarkdownSteps.parse(task.steps())
-                                    .progressLabel() + ")"
-                    : "Steps";
+            String label = MarkdownSteps.parse(task.steps()).progressLabel();
             section(text, label, node.get(TaskJson.STEPS).asText());
         }
         if (node.has(TaskJson.PREFERENCE)) {
@@ -382,9 +382,8 @@ final class TaskResources {
 
     /** One task of a listing: {@code 2. **#14** running (Steps 1/3), bob: Book the flights}. */
     static String listingLine(Task task) {
-        String steps = task.hasSteps()
-                ? " (" + dev.taskagent.steps.MarkdownSteps.parse(task.steps()).progressLabel() + ")"
-                : "";
+        String steps =
+                task.hasSteps() ? " (" + MarkdownSteps.parse(task.steps()).progressLabel() + ")" : "";
         String assignee = task.assignee() == null ? "" : ", " + inline(task.assignee());
         String description = Texts.abbreviate(Texts.oneLine(task.description()), LISTING_DESCRIPTION_LENGTH);
         return task.order() + ". **#" + task.id() + "** " + task.status().wireName() + steps + assignee
