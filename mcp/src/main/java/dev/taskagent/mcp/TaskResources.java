@@ -250,9 +250,9 @@ final class TaskResources {
         text.append("- **Priority:** ").append(task.priority()).append('\n');
         text.append("- **Session:** ")
                 .append(inline(task.sessionId()))
-                .append(", task ")
+                .append(" (position ")
                 .append(task.order())
-                .append('\n');
+                .append(")\n");
         if (task.createdBy() != null) {
             text.append("- **Created by:** ").append(inline(task.createdBy())).append('\n');
         }

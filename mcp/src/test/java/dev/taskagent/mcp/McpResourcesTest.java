@@ -177,7 +177,7 @@ class McpResourcesTest {
         assertThat(contents.mimeType()).isEqualTo("text/markdown");
         assertThat(contents.text())
                 .startsWith("# Task " + task.id() + ": Book the flights to Lisbon\n")
-                .contains("- **Status:** pending", "- **Assignee:** alice", "- **Session:** board, task 1")
+                .contains("- **Status:** pending", "- **Assignee:** alice", "- **Session:** board (position 1)")
                 .contains("## Description\n\nBook the flights to Lisbon")
                 .contains("## Comments\n\n- bob: Comment 1:", "- bob: Comment 2:")
                 .contains("## Links\n\n- [the fares](https://fares.example/lis) by bob");
