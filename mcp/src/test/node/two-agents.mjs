@@ -7,11 +7,14 @@
 //
 // <revision> is 2025-11-25 (the v1 SDK, @modelcontextprotocol/sdk: initialize, a session) or 2026-07-28
 // (the v2 SDK, @modelcontextprotocol/client, pinned to that revision: server/discover, stateless).
+// Alice also watches the task as a resource (taskagent://tasks/<id>): resources/subscribe on 2025-11-25,
+// subscriptions/listen on 2026-07-28. Bob's changes reach her through the store's event feed (over stdio
+// from another server process), and she reads the task as Markdown and as JSON at the end.
 // Prints one JSON line with the task id on success; exits with 1 and a message on the first surprise.
 const [revision, mode, ...rest] = process.argv.slice(2);
 
 const STATELESS = '2026-07-28';
-let Client, StdioClientTransport, StreamableHTTPClientTransport;
+let Client, StdioClientTransport, StreamableHTTPClientTransport, ResourceUpdatedNotificationSchema;
 if (revision === STATELESS) {
   ({ Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client'));
   ({ StdioClientTransport } = await import('@modelcontextprotocol/client/stdio'));
@@ -19,6 +22,7 @@ if (revision === STATELESS) {
   ({ Client } = await import('@modelcontextprotocol/sdk/client/index.js'));
   ({ StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js'));
   ({ StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js'));
+  ({ ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js'));
 } else {
   throw new Error(`revision must be 2025-11-25 or ${STATELESS}, was ${revision}`);
 }
@@ -62,6 +66,30 @@ async function call(client, name, args) {
   return { text, structured: result.structuredContent };
 }
 
+// Watches a resource: calls onUpdate with the URI of each notifications/resources/updated; returns a stop function.
+async function watch(client, uri, onUpdate) {
+  if (revision === STATELESS) {
+    client.setNotificationHandler('notifications/resources/updated', (n) => onUpdate(n.params.uri));
+    const subscription = await client.listen({ resourceSubscriptions: [uri] });
+    expect(
+      (subscription.honoredFilter.resourceSubscriptions || []).includes(uri),
+      `the server did not honour the subscription: ${JSON.stringify(subscription.honoredFilter)}`,
+    );
+    return () => subscription.close();
+  }
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => onUpdate(n.params.uri));
+  await client.subscribeResource({ uri });
+  return () => client.unsubscribeResource({ uri });
+}
+
+async function waitFor(what, condition, millis = 20000) {
+  const deadline = Date.now() + millis;
+  while (!condition()) {
+    expect(Date.now() < deadline, `timed out after ${millis} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const alice = await connect('alice');
 const bob = await connect('bob');
 try {
@@ -92,6 +120,10 @@ try {
     attempt: 1,
   });
 
+  const taskUri = `taskagent://tasks/${taskId}`;
+  const updates = [];
+  const stopWatching = await watch(alice, taskUri, (uri) => updates.push(uri));
+
   const bobClaim = await call(bob, 'signup_for_task', { agent_name: 'bob' });
   expect(bobClaim.structured.task.id === taskId, `bob claimed ${JSON.stringify(bobClaim.structured)}`);
   const attempt = bobClaim.structured.task.attempt;
@@ -110,6 +142,16 @@ try {
     arguments: { task_id: taskId, agent_name: 'bob', attempt, status: 'success' },
   });
   expect(refused.isError === true, 'completing twice was not refused');
+
+  await waitFor(`a notifications/resources/updated for ${taskUri}`, () => updates.includes(taskUri));
+  expect(updates.every((uri) => uri === taskUri), `alice was told of resources she did not watch: ${updates}`);
+  await stopWatching();
+  const markdown = (await alice.readResource({ uri: taskUri })).contents[0];
+  expect(markdown.mimeType === 'text/markdown', `the task's mimeType is ${markdown.mimeType}`);
+  expect(markdown.text.startsWith(`# Task ${taskId}: Publish the release notes`), `the Markdown: ${markdown.text}`);
+  expect(markdown.text.includes('- **Status:** success'), `the Markdown has no success status: ${markdown.text}`);
+  const json = JSON.parse((await alice.readResource({ uri: `${taskUri}.json` })).contents[0].text);
+  expect(json.id === taskId && json.status === 'success' && json.assignee === 'bob', `the JSON: ${JSON.stringify(json)}`);
 
   console.log(JSON.stringify({ taskId, attempt }));
 } finally {

@@ -51,6 +51,7 @@ final class StatelessMcp {
      * @param version the server's version, as its implementation info says
      * @param tasks where the calls answered with a task are kept and run (the Tasks extension)
      * @param taskTools the tools that answer a client that declared the Tasks extension with a task
+     * @param resources the task resources, and the changes that {@code subscriptions/listen} streams carry
      * @return the server
      * @throws IllegalArgumentException if a tool declares no hints
      */
@@ -60,7 +61,8 @@ final class StatelessMcp {
             McpJsonMapper jsonMapper,
             String version,
             StoredToolTasks tasks,
-            Set<String> taskTools) {
+            Set<String> taskTools,
+            McpResources resources) {
         Map<String, McpSyncTool> byName = new LinkedHashMap<>();
         for (Tool tool : toolbox.tools()) {
             boolean asTask = taskTools.contains(tool.name());
@@ -86,7 +88,7 @@ final class StatelessMcp {
                 return byName.get(name);
             }
         };
-        return McpServer.builder()
+        McpServer.Builder server = McpServer.builder()
                 .serverInfo(McpSchema.Implementation.builder("taskagent", version)
                         .title("taskagent task queue")
                         .build())
@@ -96,8 +98,12 @@ final class StatelessMcp {
                 .feature(ToolsFeature.ofSync(
                         repository, jsonMapper, outputsOnly(definitions, jsonMapper), 0, McpSchema.CacheScope.PRIVATE))
                 .feature(new TasksExtension(tasks))
-                .requestStateCodec(requestStateCodec(jsonMapper))
-                .build();
+                .feature(resources.modernFeature(jsonMapper))
+                .requestStateCodec(requestStateCodec(jsonMapper));
+        if (resources.subscribable()) {
+            server.subscriptions(resources.modernChanges());
+        }
+        return server.build();
     }
 
     /** Starts a call as a task; arguments too large to keep are the client's to fix. */

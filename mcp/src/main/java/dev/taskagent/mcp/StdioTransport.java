@@ -17,6 +17,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -70,6 +73,12 @@ final class StdioTransport implements McpServerTransportProvider {
 
     private final io.modelcontextprotocol.modern.server.McpServer stateless;
 
+    /** The method of the stateless revision's change streams. */
+    private static final String LISTEN = "subscriptions/listen";
+
+    /** The open {@code subscriptions/listen} streams, ended when the input ends. */
+    private final Set<Disposable> listenStreams = ConcurrentHashMap.newKeySet();
+
     private volatile McpServerSession session;
 
     StdioTransport(
@@ -101,6 +110,15 @@ final class StdioTransport implements McpServerTransportProvider {
         return current == null ? Mono.empty() : current.sendNotification(method, params);
     }
 
+    /** The one session is every subscriber: resource updates go to it when it subscribed (the SDK checks). */
+    @Override
+    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+        McpServerSession current = session;
+        return current == null || !current.getId().equals(sessionId)
+                ? Mono.empty()
+                : current.sendNotification(method, params);
+    }
+
     @Override
     public Mono<Void> closeGracefully() {
         return Mono.fromRunnable(this::close);
@@ -108,6 +126,7 @@ final class StdioTransport implements McpServerTransportProvider {
 
     @Override
     public void close() {
+        endListenStreams();
         if (closed.compareAndSet(false, true)) {
             McpServerSession current = session;
             if (current != null) {
@@ -154,6 +173,9 @@ final class StdioTransport implements McpServerTransportProvider {
                 LOG.warn("Reading the standard input failed; the stdio session ends", e);
             }
         } finally {
+            // A subscriptions/listen stream lasts until its client or the server ends it: it is not a reply
+            // to wait for.
+            endListenStreams();
             awaitInFlight();
             close();
             ended.countDown();
@@ -245,10 +267,21 @@ final class StdioTransport implements McpServerTransportProvider {
                 && meta.containsKey(io.modelcontextprotocol.modern.McpSchema.MetaKeys.PROTOCOL_VERSION);
     }
 
-    /** Answers a request of the stateless revision: no session, no initialize. */
+    private void endListenStreams() {
+        listenStreams.forEach(Disposable::dispose);
+        listenStreams.clear();
+    }
+
+    /**
+     * Answers a request of the stateless revision: no session, no initialize. A {@code subscriptions/listen}
+     * stream stays open, writing a notification a line, until the input ends or the server stops.
+     */
     private void dispatchStateless(McpSchema.JSONRPCRequest request) {
-        inFlight.register();
-        stateless
+        boolean listen = LISTEN.equals(request.method());
+        if (!listen) {
+            inFlight.register();
+        }
+        Disposable running = stateless
                 .handle(
                         McpTransportContext.EMPTY,
                         new JsonRpc.JSONRPCRequest(
@@ -263,13 +296,24 @@ final class StdioTransport implements McpServerTransportProvider {
                     return ((McpTransportResponse.Streaming) response).messages();
                 })
                 .doOnNext(this::sendStateless)
-                .doFinally(signal -> inFlight.arriveAndDeregister())
+                .doFinally(signal -> {
+                    if (!listen) {
+                        inFlight.arriveAndDeregister();
+                    }
+                })
                 .subscribe(null, failure -> {
                     LOG.warn("Handling a request of the stdio session failed", failure);
                     send(McpSchema.JSONRPCResponse.error(
                             request.id(),
                             error(McpSchema.ErrorCodes.INTERNAL_ERROR, "The server could not answer the request.")));
                 });
+        if (listen) {
+            listenStreams.removeIf(Disposable::isDisposed);
+            listenStreams.add(running);
+            if (closed.get()) {
+                endListenStreams();
+            }
+        }
     }
 
     private void sendStateless(JsonRpc.JSONRPCMessage message) {

@@ -69,6 +69,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * store (session {@code mcp-tasks}), so it outlives the server and every server on the store reports it.
  * Other clients get the result synchronously.
  *
+ * <p>On both revisions the store's tasks are also resources: {@code taskagent://tasks/{task_id}} and {@code
+ * taskagent://sessions/{session_id}/tasks}, as Markdown, or as JSON with {@code .json} appended. Subscribers
+ * ({@code resources/subscribe} on 2025-11-25, {@code subscriptions/listen} on 2026-07-28) are told of every
+ * change the store's event feed carries, whichever process made it.
+ *
  * <p>To serve MCP from the application's own servlet container instead, {@link Builder#buildServlet()}
  * returns the servlet, with the same checks.
  *
@@ -142,12 +147,14 @@ public final class TaskMcpServer implements AutoCloseable {
     private volatile LeaseReaper reaper;
     private volatile StoredToolTasks storedTasks;
     private final Set<String> taskTools;
+    private final McpResources resources;
 
     private TaskMcpServer(Builder builder) {
         this.queue = builder.resolvedQueue();
         this.toolbox = builder.toolbox(queue);
         this.tools = new McpTools(toolbox, jsonMapper);
         this.taskTools = Set.copyOf(builder.taskTools);
+        this.resources = new McpResources(queue.store(), queue.sessionId());
         this.config = new Settings(
                 builder.stdio,
                 builder.input,
@@ -211,6 +218,7 @@ public final class TaskMcpServer implements AutoCloseable {
             stdio = new StdioTransport(
                     jsonMapper, config.input(), config.output(), config.maxRequestBytes(), this::close, stateless);
             mcp = configure(McpServer.sync(stdio)).build();
+            resources.start(this::notifyResourceUpdated);
         } else {
             JettyHttp jetty = new JettyHttp(config.host(), config.port(), servlet(config.host()));
             try {
@@ -306,6 +314,7 @@ public final class TaskMcpServer implements AutoCloseable {
     private void closeMcp() {
         McpSyncServer current = mcp;
         if (current != null && mcpClosed.compareAndSet(false, true)) {
+            resources.close();
             current.closeGracefully();
             io.modelcontextprotocol.modern.server.McpServer currentStateless = stateless;
             if (currentStateless != null) {
@@ -322,7 +331,15 @@ public final class TaskMcpServer implements AutoCloseable {
     private io.modelcontextprotocol.modern.server.McpServer statelessServer() {
         StoredToolTasks created = new StoredToolTasks(queue, tools, jsonMapper);
         storedTasks = created;
-        return StatelessMcp.build(toolbox, tools, jsonMapper, version(), created, taskTools);
+        return StatelessMcp.build(toolbox, tools, jsonMapper, version(), created, taskTools, resources);
+    }
+
+    /** Tells the 2025-11-25 sessions that subscribed to a resource that it changed. */
+    private void notifyResourceUpdated(String uri) {
+        McpSyncServer current = mcp;
+        if (current != null && !mcpClosed.get()) {
+            current.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(uri));
+        }
     }
 
     @Override
@@ -350,6 +367,7 @@ public final class TaskMcpServer implements AutoCloseable {
                 .httpHeaderValidator(securityValidator(host))
                 .maxRequestSize(config.maxRequestBytes())
                 .build();
+        resources.start(this::notifyResourceUpdated);
         HttpSessions sessions = new HttpSessions(config.clock(), config.sessionIdleTimeout(), config.maxSessions());
         return new HttpGate(transport, statelessTransport, config.token(), this::closeMcp, sessions, jsonMapper);
     }
@@ -379,13 +397,14 @@ public final class TaskMcpServer implements AutoCloseable {
                 .serverInfo(
                         new McpSchema.Implementation("taskagent", "taskagent task queue", version(), null, null, null))
                 .instructions(INSTRUCTIONS)
-                .capabilities(
-                        McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(resources.classicCapabilities())
                 .jsonMapper(jsonMapper)
                 .jsonSchemaValidator(new SchemaValidator(jsonMapper))
                 // The tools check their own arguments and say, for the model, what to send instead.
                 .validateToolInputs(false)
-                .tools(specifications);
+                .tools(specifications)
+                .resources(resources.classicListed())
+                .resourceTemplates(resources.classicTemplates());
     }
 
     private static String version() {

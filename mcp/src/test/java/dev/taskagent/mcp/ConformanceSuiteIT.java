@@ -23,12 +23,24 @@ import org.junit.jupiter.api.Test;
  * protocol's JSON schema ({@code wire-schema-valid}).
  */
 class ConformanceSuiteIT {
-    private static final List<String> MUST_PASS =
-            List.of("server-initialize", "ping", "tools-list", "dns-rebinding-protection", "server-session-lifecycle");
+    static final List<String> MUST_PASS = List.of(
+            "server-initialize",
+            "ping",
+            "tools-list",
+            "dns-rebinding-protection",
+            "server-session-lifecycle",
+            "resources-list",
+            "resources-subscribe",
+            "resources-unsubscribe");
 
     /** Scenarios of revision 2026-07-28 that must pass (the baseline test checks that none is listed). */
-    static final List<String> MUST_PASS_2026 =
-            List.of("tools-list", "dns-rebinding-protection", "http-header-validation", "server-sse-multiple-streams");
+    static final List<String> MUST_PASS_2026 = List.of(
+            "tools-list",
+            "dns-rebinding-protection",
+            "http-header-validation",
+            "server-sse-multiple-streams",
+            "resources-list",
+            "sep-2164-resource-not-found");
 
     @Test
     void theConformanceSuitePassesWithItsBaselineAndEveryWireMessageIsValid() throws Exception {
