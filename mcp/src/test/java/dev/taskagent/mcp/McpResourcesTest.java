@@ -335,18 +335,25 @@ class McpResourcesTest {
     }
 
     private void subscriberOfRevision20251125IsToldOfChangesByAnotherStoreInstance(TaskQueue queue) {
+        McpSyncClient client = classicClient();
+        String sessionUri = "taskagent://sessions/board/tasks.json";
+        client.subscribeResource(McpSchema.SubscribeRequest.builder(sessionUri).build());
         Task watched = queue.create(queue.newTask("Watched").build());
         Task unwatched = queue.create(queue.newTask("Unwatched").build());
         Task dropped = queue.create(queue.newTask("Dropped").build());
-        McpSyncClient client = classicClient();
+        // The feed is followed asynchronously (polled on H2 and MariaDB): once the session's list was announced
+        // for the three creations, no creation can be announced to the task subscriptions below.
+        McpClients.await(
+                "the creations relayed",
+                Duration.ofSeconds(20),
+                () -> classicUpdates.stream().filter(sessionUri::equals).count() == 3);
         String watchedUri = "taskagent://tasks/" + watched.id();
         String droppedUri = "taskagent://tasks/" + dropped.id();
         client.subscribeResource(McpSchema.SubscribeRequest.builder(watchedUri).build());
         client.subscribeResource(McpSchema.SubscribeRequest.builder(droppedUri).build());
-        client.subscribeResource(McpSchema.SubscribeRequest.builder("taskagent://sessions/board/tasks.json")
-                .build());
         client.unsubscribeResource(
                 McpSchema.UnsubscribeRequest.builder(droppedUri).build());
+        classicUpdates.clear();
 
         // The second instance writes as another process would: the server hears of it through the feed only.
         TaskQueue other = TaskQueue.builder(otherProcess).sessionId("board").build();
