@@ -18,6 +18,7 @@ import dev.taskagent.testkit.MutableClock;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -58,9 +59,22 @@ public abstract class BoundedAnswersSuite {
      */
     protected abstract TaskStore createStore(Clock clock);
 
+    /**
+     * Tells how many comments the long task gets: {@value LargeStore#COMMENTS} unless a store's test asks for fewer
+     * (see {@link LargeStore#fill(TaskStore, int)}).
+     *
+     * @return at least 100
+     */
+    protected int longTaskComments() {
+        return LargeStore.COMMENTS;
+    }
+
     @BeforeAll
     void fillTheStore() {
-        large = LargeStore.fill(createStore(MutableClock.standard()));
+        long start = System.nanoTime();
+        large = LargeStore.fill(createStore(MutableClock.standard()), longTaskComments());
+        System.out.println(getClass().getSimpleName() + " filled the store in "
+                + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms");
     }
 
     @AfterAll
@@ -84,7 +98,10 @@ public abstract class BoundedAnswersSuite {
         within(tools, "get_my_queue", "{\"agent_name\":\"alice\",\"tag\":\"invoice\",\"limit\":100}");
         within(tools, "get_task", "{\"task_id\":" + id + "}");
         within(tools, "get_task", "{\"task_id\":" + id + ",\"view\":\"full\"}");
-        within(tools, "get_task", "{\"task_id\":" + id + ",\"view\":\"full\",\"comments_before\":2500}");
+        within(
+                tools,
+                "get_task",
+                "{\"task_id\":" + id + ",\"view\":\"full\",\"comments_before\":" + large.comments() / 2 + "}");
         within(tools, "get_task", "{\"task_id\":" + large.blockedTask().id() + ",\"view\":\"full\"}");
         within(tools, "search_tasks", "{\"query\":\"invoice\",\"limit\":100}");
         within(tools, "search_tasks", "{\"query\":\"invoice overdue\",\"assignee\":\"alice\",\"limit\":100}");

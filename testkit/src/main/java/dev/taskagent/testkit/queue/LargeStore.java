@@ -17,7 +17,8 @@ import java.util.function.IntFunction;
 
 /**
  * A store filled for the worst case of every tool that lists or shows tasks: {@value #TASKS} tasks in one queue's
- * session, one agent's queue of {@value #QUEUE}, a task with {@value #COMMENTS} comments and 200 links, a task
+ * session, one agent's queue of {@value #QUEUE}, a task with {@value #COMMENTS} comments, 200 links, {@value
+ * #PROGRESS_NOTES} progress notes and {@value #STEPS} steps, a task
  * blocked by 60 others, {@value #DEAD_LETTERS} dead letters, and long texts everywhere. The tasks are written
  * through the store's own transactions, {@value #BATCH} at a time, as an application would write them.
  *
@@ -26,11 +27,12 @@ import java.util.function.IntFunction;
  *
  * @param store the filled store
  * @param queue the queue whose session holds the tasks; its tasks fail after one attempt
- * @param longTask the task of {@value #LONG_AGENT}'s queue with {@value #COMMENTS} comments, 200 links, 60 subtasks
- *     and 60 tasks waiting for it; the first task of the store, and the first {@value #LONG_AGENT} signs up for
+ * @param longTask the task of {@value #LONG_AGENT}'s queue with the comments, 200 links, {@value #PROGRESS_NOTES}
+ *     progress notes, a checklist of {@value #STEPS} steps, 60 subtasks and 60 tasks waiting for it; the first task of the store, and the first {@value #LONG_AGENT} signs up for
  * @param blockedTask a task of {@value #LONG_AGENT}'s queue blocked by the 60 subtasks of the long task
+ * @param comments how many comments the long task has, {@value #COMMENTS} unless the filling asked for fewer
  */
-public record LargeStore(TaskStore store, TaskQueue queue, Task longTask, Task blockedTask) {
+public record LargeStore(TaskStore store, TaskQueue queue, Task longTask, Task blockedTask, int comments) {
     /** Tasks in the store. */
     public static final int TASKS = 100_000;
 
@@ -49,6 +51,15 @@ public record LargeStore(TaskStore store, TaskQueue queue, Task longTask, Task b
     /** Tasks appended per transaction. */
     public static final int BATCH = 5_000;
 
+    /** Steps of the long task's checklist; the first 400 are done. */
+    public static final int STEPS = 1_000;
+
+    /** Progress notes of the long task. */
+    public static final int PROGRESS_NOTES = 300;
+
+    /** Comments added per transaction. */
+    public static final int COMMENT_BATCH = 100;
+
     /** The words every description repeats, so that a search for {@code invoice} matches nearly every task. */
     public static final String WORDS = "invoice overdue customer payment reminder ledger reconcile quarterly export ";
 
@@ -61,6 +72,7 @@ public record LargeStore(TaskStore store, TaskQueue queue, Task longTask, Task b
      * @param queue the queue whose session holds the tasks
      * @param longTask the task with the most comments
      * @param blockedTask the task with the most blockers
+     * @param comments how many comments the long task has
      * @throws NullPointerException if any part is null
      */
     public LargeStore {
@@ -72,28 +84,61 @@ public record LargeStore(TaskStore store, TaskQueue queue, Task longTask, Task b
 
     /**
      * Fills an empty store, {@value #TASKS} tasks in the session of a queue of default settings but one attempt per
-     * task.
+     * task, with {@value #COMMENTS} comments on the long task.
      *
      * @param store an empty store
      * @return the filled store and the tasks its tests ask for
      * @throws IllegalStateException if the store does not hold {@value #TASKS} tasks afterwards
      */
     public static LargeStore fill(TaskStore store) {
+        return fill(store, COMMENTS);
+    }
+
+    /**
+     * Fills an empty store as {@link #fill(TaskStore)} does, with another number of comments on the long task: for a
+     * store where each comment costs in proportion to the comments the task has already (the JDBC store rewrites a
+     * task's comment document and its search row on each), so that thousands of them take minutes. The tools show a
+     * window of the newest comments and their count, so their worst case does not grow with the count past the
+     * window.
+     *
+     * @param store an empty store
+     * @param comments the long task's comments, at least 100
+     * @return the filled store and the tasks its tests ask for
+     * @throws IllegalArgumentException if {@code comments} is less than 100
+     * @throws IllegalStateException if the store does not hold {@value #TASKS} tasks afterwards
+     */
+    public static LargeStore fill(TaskStore store, int comments) {
+        if (comments < 100) {
+            throw new IllegalArgumentException(
+                    "The long task needs at least 100 comments to pass the tools' windows," + " not " + comments);
+        }
         TaskQueue queue = TaskQueue.builder(store).maxAttempts(1).build();
         Task longTask = store.inTransaction(transaction -> {
             Task task = transaction.appendTask(queue.newTask("The long task: " + WORDS.repeat(60))
                     .assignee(LONG_AGENT)
                     .priority(9)
                     .tags("invoice", "long")
+                    .steps(checklist())
                     .build());
-            for (int i = 0; i < COMMENTS; i++) {
-                transaction.addComment(task.id(), "agent-" + (i % 7), "Comment " + i + ": " + DESCRIPTION);
-            }
             for (int i = 0; i < 200; i++) {
                 transaction.addLink(task.id(), "https://example.com/evidence/" + i, DESCRIPTION, "agent-1");
             }
+            for (int i = 0; i < PROGRESS_NOTES; i++) {
+                transaction.appendProgress(task.id(), "Progress " + i + ": " + DESCRIPTION);
+            }
             return task;
         });
+        // A store may keep every version of a row a transaction wrote until it ends (H2 does): the comments, each
+        // of which rewrites the task's row, go in transactions of their own size.
+        for (int from = 0; from < comments; from += COMMENT_BATCH) {
+            int start = from;
+            store.inTransaction(transaction -> {
+                for (int i = start; i < Math.min(comments, start + COMMENT_BATCH); i++) {
+                    transaction.addComment(longTask.id(), "agent-" + (i % 7), "Comment " + i + ": " + DESCRIPTION);
+                }
+                return null;
+            });
+        }
         int created = 1;
         created += append(store, QUEUE - 1, index -> queue.newTask("Queue task " + index + ": " + DESCRIPTION)
                 .assignee(LONG_AGENT)
@@ -139,7 +184,21 @@ public record LargeStore(TaskStore store, TaskQueue queue, Task longTask, Task b
             throw new IllegalStateException("The store does not hold " + TASKS + " tasks with consecutive ids after"
                     + " the filling; the worst cases would be checked on less.");
         }
-        return new LargeStore(store, queue, longTask, blockedTask);
+        return new LargeStore(store, queue, longTask, blockedTask, comments);
+    }
+
+    /** The long task's checklist: {@value #STEPS} long steps, the first 400 done. */
+    private static String checklist() {
+        StringBuilder steps = new StringBuilder();
+        for (int i = 1; i <= STEPS; i++) {
+            steps.append(i <= 400 ? "- [x] " : "- [ ] ")
+                    .append("Step ")
+                    .append(i)
+                    .append(": ")
+                    .append(DESCRIPTION)
+                    .append('\n');
+        }
+        return steps.toString();
     }
 
     /** Claims the mailer's tasks and fails each on its one attempt, with a comment: they become dead letters. */
