@@ -1,8 +1,8 @@
 package dev.taskagent.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.taskagent.internal.SessionPages;
 import dev.taskagent.internal.json.TaskJson;
+import dev.taskagent.internal.paging.SessionPages;
 import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Task;

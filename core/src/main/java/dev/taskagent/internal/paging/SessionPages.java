@@ -1,5 +1,6 @@
-package dev.taskagent.internal;
+package dev.taskagent.internal.paging;
 
+import dev.taskagent.internal.Texts;
 import dev.taskagent.store.PageCursorException;
 import dev.taskagent.store.spi.SearchCursors;
 import dev.taskagent.store.spi.SearchCursors.ListingPosition;
