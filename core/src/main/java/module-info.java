@@ -32,6 +32,9 @@ module dev.taskagent.core {
     exports dev.taskagent.internal.json to
             dev.taskagent.mcp,
             dev.taskagent.dashboard;
+    // The paging of a session's listing, shared by the dialects' and the MCP server's listing tools.
+    exports dev.taskagent.internal.paging to
+            dev.taskagent.mcp;
 
     uses dev.taskagent.llm.ChatModelProvider;
 }

@@ -1,5 +1,6 @@
 package dev.taskagent.dialect;
 
+import dev.taskagent.internal.paging.SessionPages;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.spi.StoreArguments;

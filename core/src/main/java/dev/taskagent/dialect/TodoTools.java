@@ -3,6 +3,7 @@ package dev.taskagent.dialect;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taskagent.internal.Json;
+import dev.taskagent.internal.paging.SessionPages;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.store.TaskTransaction;
 import dev.taskagent.store.spi.StoreArguments;

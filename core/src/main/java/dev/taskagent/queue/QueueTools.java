@@ -338,8 +338,8 @@ final class QueueTools {
                                 .requiredInteger("task_id", "Task id")
                                 .optionalStringEnum(
                                         "view",
-                                        "compact (the default): texts cut, ten entries per list; full: whole texts,"
-                                                + " fifty entries per list",
+                                        "compact (the default): texts cut, ten entries per list; full: whole texts as far as the"
+                                                + " answer's budget allows, fifty entries per list",
                                         VIEWS)
                                 .optionalInteger(
                                         "comments_before",

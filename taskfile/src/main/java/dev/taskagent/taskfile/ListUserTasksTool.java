@@ -3,11 +3,13 @@ package dev.taskagent.taskfile;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.taskfile.Taskfile.TaskDef;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
 import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
+import dev.taskagent.tool.Toolbox;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code list_user_tasks}: the described, non-internal tasks of the Taskfile, with their {@code desc} rendered
@@ -29,6 +32,23 @@ final class ListUserTasksTool {
     static final Comparator<String> TASK_ORDER = Comparator.comparing((String name) -> name.contains(":"))
             .thenComparing((a, b) ->
                     Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
+
+    static final String AFTER = "after";
+
+    /**
+     * The most tokens (estimated) a listing takes: three quarters of the toolset's budget, for the estimate's error
+     * and the toolbox's own margin.
+     */
+    static final int RESULT_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
+
+    /** Kept free for the message at the end of a listing. */
+    private static final int MESSAGE_TOKENS = 120;
+
+    /** A task's description is cut here in the listing. */
+    static final int DESCRIPTION_CHARS = 500;
+
+    /** A task's name is cut here in the listing (run_user_task needs it whole: such names are unusable anyway). */
+    static final int NAME_CHARS = 200;
 
     private static final String DESCRIPTION =
             "Lists the tasks the user defined for this project (in .agent/Taskfile.yml) with what each does."
@@ -47,23 +67,42 @@ final class ListUserTasksTool {
      *
      * @param source the Taskfile, read again when it changes
      * @param settings the project root and the run settings
-     * @return {@code list_user_tasks}, which takes no arguments
+     * @return {@code list_user_tasks}, which takes an optional {@code after}
      */
     static Tool tool(TaskfileSource source, Settings settings) {
         ListUserTasksTool listing = new ListUserTasksTool(source, settings);
-        return Tool.of(NAME, DESCRIPTION, JsonSchema.object(), arguments -> listing.list())
+        return Tool.of(
+                        NAME,
+                        DESCRIPTION,
+                        JsonSchema.object()
+                                .optionalString(
+                                        AFTER,
+                                        "Only the tasks after this one in the list: the last name an answer showed"
+                                                + " when it said more follow"),
+                        arguments -> listing.list(arguments.optionalString(AFTER)))
                 .withHints(ToolHints.readOnly("List the project's user tasks"));
     }
 
-    private ToolResult list() {
+    private ToolResult list(Optional<String> after) {
         TaskfileSource.Snapshot snapshot = source.current();
         if (snapshot.problem() != null) {
             return ToolResult.error(unusable(snapshot.problem()));
         }
         List<TaskDef> listed = listed(snapshot.taskfile());
+        int from = 0;
+        if (after.isPresent()) {
+            List<String> names = listed.stream().map(TaskDef::name).toList();
+            int index = names.indexOf(after.get());
+            if (index < 0) {
+                return ToolResult.error("No listed task is named '" + Texts.abbreviate(after.get(), 100)
+                        + "'; call list_user_tasks without '" + AFTER + "' to list from the start.");
+            }
+            from = index + 1;
+        }
+        List<TaskDef> page = listed.subList(from, listed.size());
         Map<String, String> descriptions;
         try {
-            descriptions = descriptions(snapshot.taskfile(), listed);
+            descriptions = descriptions(snapshot.taskfile(), page);
         } catch (TaskFailure e) {
             return ToolResult.error(unusable(e.getMessage()));
         } catch (IOException e) {
@@ -75,16 +114,42 @@ final class ListUserTasksTool {
         }
         ObjectNode result = JsonNodeFactory.instance.objectNode();
         ArrayNode tasks = result.putArray("tasks");
-        for (TaskDef task : listed) {
-            tasks.addObject().put("name", task.name()).put("description", descriptions.get(task.name()));
+        int used = MESSAGE_TOKENS;
+        int shown = 0;
+        for (TaskDef task : page) {
+            ObjectNode entry = JsonNodeFactory.instance
+                    .objectNode()
+                    .put("name", Texts.abbreviate(task.name(), NAME_CHARS))
+                    .put("description", Texts.abbreviate(descriptions.get(task.name()), DESCRIPTION_CHARS));
+            int cost = Texts.estimateTokens(entry.toString()) + 1;
+            if (shown > 0 && used + cost > RESULT_TOKENS) {
+                break;
+            }
+            tasks.add(entry);
+            used += cost;
+            shown++;
         }
-        result.put(
-                "message",
-                listed.isEmpty()
-                        ? "The Taskfile has no task to offer (only tasks with a desc that are not internal are listed)."
-                        : listed.size() + (listed.size() == 1 ? " task" : " tasks")
-                                + ". Run one with run_user_task; put extra command-line arguments in args.");
+        result.put("message", message(listed.size(), from, shown, shown == 0 ? null : page.get(shown - 1)));
         return ToolResult.ok(result.toString());
+    }
+
+    /** What the listing holds, and how to ask for the rest when not all of it is shown. */
+    private static String message(int total, int from, int shown, TaskDef last) {
+        if (total == 0) {
+            return "The Taskfile has no task to offer (only tasks with a desc that are not internal are listed).";
+        }
+        String all = total + (total == 1 ? " task" : " tasks");
+        if (from == 0 && shown == total) {
+            return all + ". Run one with run_user_task; put extra command-line arguments in args.";
+        }
+        int following = total - from - shown;
+        String here = shown == 0 ? "none after that one" : "tasks " + (from + 1) + " to " + (from + shown) + " shown";
+        return all + ", " + here
+                + (following == 0
+                        ? "."
+                        : "; " + following + " more: call list_user_tasks with " + AFTER + " \""
+                                + Texts.abbreviate(last.name(), NAME_CHARS) + "\" for them.")
+                + " Run one with run_user_task; put extra command-line arguments in args.";
     }
 
     /** Renders each task's desc with its variables, as a run without arguments would have them. */

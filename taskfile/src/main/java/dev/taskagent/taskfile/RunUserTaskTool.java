@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.taskfile.Taskfile.TaskDef;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
@@ -13,7 +14,10 @@ import dev.taskagent.tool.ToolArgumentException;
 import dev.taskagent.tool.ToolArguments;
 import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
+import dev.taskagent.tool.Toolbox;
+import java.text.NumberFormat;
 import java.util.List;
+import java.util.Locale;
 
 /** {@code run_user_task}: runs one task of the Taskfile with literal arguments. Thread-safe. */
 final class RunUserTaskTool {
@@ -29,6 +33,15 @@ final class RunUserTaskTool {
 
     /** At most this many characters in all arguments together. */
     static final int MAX_TOTAL_ARGS_LENGTH = 65536;
+
+    /**
+     * The most tokens (estimated) a result takes: three quarters of the toolset's budget, for the estimate's error
+     * and the toolbox's own margin.
+     */
+    static final int RESULT_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
+
+    /** A long stream or argument is never shown shorter than this. */
+    static final int MIN_SHOWN_CHARS = 200;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -174,25 +187,74 @@ final class RunUserTaskTool {
         }
     }
 
-    /** @return the result as the JSON text the model reads */
+    /**
+     * Renders the result as the JSON text the model reads, within {@link #RESULT_TOKENS}: when the streams make it
+     * larger, only the start and the end of each long stream are shown, with a line in the middle that counts the
+     * characters left out; long arguments are shortened in the echo as a last resort.
+     *
+     * @return the JSON text
+     */
     static String json(RunResult result) {
+        String whole = json(result, result.stdout(), result.stderr(), Integer.MAX_VALUE);
+        if (Texts.estimateTokens(whole) <= RESULT_TOKENS) {
+            return whole;
+        }
+        int keep = RESULT_TOKENS * 3 / 2;
+        int argChars = Integer.MAX_VALUE;
+        while (true) {
+            String text = json(result, shown(result.stdout(), keep), shown(result.stderr(), keep), argChars);
+            if (Texts.estimateTokens(text) <= RESULT_TOKENS) {
+                return text;
+            }
+            if (keep > MIN_SHOWN_CHARS) {
+                keep = Math.max(MIN_SHOWN_CHARS, keep * 3 / 4);
+            } else if (argChars > MIN_SHOWN_CHARS) {
+                argChars = MIN_SHOWN_CHARS;
+            } else {
+                return text;
+            }
+        }
+    }
+
+    private static String json(RunResult result, String stdout, String stderr, int argChars) {
+        boolean shortened = !stdout.equals(result.stdout()) || !stderr.equals(result.stderr());
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("task", result.task());
-        json.put("message", result.message());
+        json.put(
+                "message",
+                shortened
+                        ? result.message() + " The output is too long for one answer: the middle of the longer"
+                                + " streams is left out; have the task print less (an argument, a filter) to see it."
+                        : result.message());
         if (result.exitCode() == null) {
             json.putNull("exit_code");
         } else {
             json.put("exit_code", result.exitCode().intValue());
         }
         json.put("timed_out", result.isTimedOut());
-        json.put("truncated", result.isTruncated());
+        json.put("truncated", result.isTruncated() || shortened);
         json.put("duration_ms", result.duration().toMillis());
         ArrayNode args = json.putArray("args");
         for (String arg : result.args()) {
-            args.add(arg);
+            args.add(arg.length() <= argChars ? arg : Texts.abbreviate(arg, argChars));
         }
-        json.put("stdout", result.stdout());
-        json.put("stderr", result.stderr());
+        json.put("stdout", stdout);
+        json.put("stderr", stderr);
         return json.toString();
+    }
+
+    /** The text, or its first and last characters around a line that counts what was left out. */
+    static String shown(String text, int chars) {
+        if (text.length() <= chars) {
+            return text;
+        }
+        int head = Texts.cutIndex(text, chars / 2);
+        int tail = text.length() - (chars - head);
+        if (tail < text.length() && Character.isLowSurrogate(text.charAt(tail))) {
+            tail++;
+        }
+        return text.substring(0, head)
+                + "\n[... " + NumberFormat.getIntegerInstance(Locale.ROOT).format(tail - head)
+                + " characters left out here to keep the answer short ...]\n" + text.substring(tail);
     }
 }

@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * links are followed) of at most 1 MiB, so a file replaced by a named pipe or a link to a device gives an
  * error, not a hang.
  *
+ * <p>Each result keeps to {@link Toolbox#DEFAULT_RESULT_BUDGET} tokens: {@code list_user_tasks} lists as many tasks
+ * as fit and says how to list the next ones ({@code after}), and {@code run_user_task} shows the start and the end of
+ * a long output with a line that counts what was left out between them.
+ *
  * <p><b>Trust:</b> a Taskfile is code. Its commands run with the rights of the agent's process; only the
  * arguments a model passes are treated as untrusted (each reaches the command as one literal word).
  *
@@ -265,7 +269,8 @@ public final class TaskfileTools {
                 return Toolbox.empty();
             }
             return Toolbox.of(
-                    ListUserTasksTool.tool(source, settings), RunUserTaskTool.tool(source, settings, launcher));
+                            ListUserTasksTool.tool(source, settings), RunUserTaskTool.tool(source, settings, launcher))
+                    .withResultBudget(Toolbox.DEFAULT_RESULT_BUDGET);
         }
 
         private Map<String, String> passed() {

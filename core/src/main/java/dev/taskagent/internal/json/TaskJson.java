@@ -29,8 +29,13 @@ import java.util.List;
  *       every entry at 500, and of the progress notes, comments and links only the newest ten are shown; a
  *       cut list has its full count beside it ({@code comments_total}) and the number of its first shown
  *       entry ({@code comments_from}, counted from 1, oldest first), and {@code truncated} names what was
- *       cut. {@link View#FULL} is the same with whole texts and fifty entries per list.
- *   <li>{@link View#STEPS}: a task with its checklist as a list of steps ({@code get_task_with_steps}).
+ *       cut. {@link View#FULL} is the same with whole texts and fifty entries per list (its texts cut as the
+ *       compact view's only when the task would not fit a tool's budget otherwise).
+ *   <li>{@link View#STEPS}: a task with its checklist as a list of steps ({@code get_task_with_steps}), bounded as
+ *       the compact view is: the description cut at 2,000 characters, fifty steps from a given one (the first by
+ *       default), each step and progress note cut at 500, the newest ten progress notes with {@code
+ *       progress_total} and {@code progress_from} when there are more, and {@code truncated} naming what was
+ *       cut.
  *   <li>{@link View#CARD}, {@link View#DETAIL}, {@link View#QUEUE_ENTRY}: the board's card, one task asked
  *       for by id, and an entry of a queue: every field, nulls included, bounded; a cut text ends with an
  *       ellipsis and has its full length beside it ({@code description_length}), a cut list keeps its newest
@@ -121,8 +126,8 @@ public final class TaskJson {
         COMPACT(new Limits(2_000, 500, 0, 10)),
         /** For a model that asked for everything: the compact view's fields, texts whole, longer lists. */
         FULL(new Limits(Integer.MAX_VALUE, Integer.MAX_VALUE, 0, 50)),
-        /** A task with its checklist as steps and its progress notes. */
-        STEPS(Limits.NONE),
+        /** A task with its checklist as steps and its progress notes: a window of each, texts cut. */
+        STEPS(new Limits(2_000, 500, 50, 10)),
         /** A card on the board: enough to render, small enough for a thousand of them. */
         CARD(new Limits(2_000, 1_000, 100, 20)),
         /** One task asked for by id. */
@@ -215,7 +220,11 @@ public final class TaskJson {
             "steps":{"type":"array","items":{"type":"object","properties":{\
             "number":{"type":"integer","minimum":1},"text":{"type":"string"},"done":{"type":"boolean"}},\
             "required":["number","text","done"]}},\
-            "progress":{"type":"array","items":{"type":"string"}}},\
+            "progress":{"type":"array","items":{"type":"string"}},\
+            "description_length":{"type":"integer","minimum":0},\
+            "progress_total":{"type":"integer","minimum":0},\
+            "progress_from":{"type":"integer","minimum":1},\
+            "truncated":{"type":"array","items":{"type":"string"}}},\
             "required":["id","session_id","order","status","description","steps_done","steps_total","steps",\
             "progress"]}},"required":["task"]}""";
 
@@ -249,7 +258,7 @@ public final class TaskJson {
         ObjectNode node = Json.mapper().createObjectNode();
         switch (view) {
             case COMPACT, FULL -> compact(node, task, view.limits, Integer.MAX_VALUE);
-            case STEPS -> withSteps(node, task);
+            case STEPS -> withSteps(node, task, view.limits, 1);
             case CARD, DETAIL, QUEUE_ENTRY -> card(node, task, view.limits);
             case CREATED_EVENT -> created(node, task);
         }
@@ -288,7 +297,8 @@ public final class TaskJson {
     /**
      * Renders a task in the compact or the full view, as {@link #paged} does, within a number of tokens
      * (estimated as {@link Texts#estimateTokens} does): when the view's limits make it larger, fewer of the
-     * newest entries are shown (down to one per list), then, in the compact view only, shorter texts. A task
+     * newest entries are shown (down to one per list), then shorter texts (the full view's whole texts first cut
+     * as the compact view cuts them). A task
      * whose smallest rendering is still larger is returned as that.
      *
      * @param task the task
@@ -307,7 +317,7 @@ public final class TaskJson {
         while (true) {
             ObjectNode node = Json.mapper().createObjectNode();
             compact(node, task, limits, commentsBefore);
-            Limits smaller = smaller(limits, view);
+            Limits smaller = smaller(limits);
             if (smaller.equals(limits) || Texts.estimateTokens(node.toString()) <= tokens) {
                 return node;
             }
@@ -315,12 +325,19 @@ public final class TaskJson {
         }
     }
 
-    /** The next smaller limits: half the entries down to one, then (compact only) half the texts. */
-    private static Limits smaller(Limits limits, View view) {
+    /**
+     * The next smaller limits: half the entries down to one, then the compact view's texts (a full view's whole
+     * description or checklist can be larger than any budget), then half the texts.
+     */
+    private static Limits smaller(Limits limits) {
         if (limits.entries() > 1) {
             return new Limits(limits.descriptionChars(), limits.textChars(), limits.steps(), limits.entries() / 2);
         }
-        if (view == View.FULL || limits.textChars() <= 100) {
+        Limits compact = View.COMPACT.limits;
+        if (limits.textChars() > compact.textChars()) {
+            return new Limits(compact.descriptionChars(), compact.textChars(), limits.steps(), limits.entries());
+        }
+        if (limits.textChars() <= 100) {
             return limits;
         }
         return new Limits(
@@ -438,26 +455,93 @@ public final class TaskJson {
         }
     }
 
-    private static void withSteps(ObjectNode node, Task task) {
+    /**
+     * Renders a task in the {@linkplain View#STEPS steps view} with its steps shown from step number {@code
+     * stepsFrom} on, within a number of tokens (estimated as {@link Texts#estimateTokens} does): when the view's
+     * limits make it larger, fewer steps and progress notes are shown (down to one each), then shorter texts. A
+     * task whose smallest rendering is still larger is returned as that.
+     *
+     * @param task the task
+     * @param stepsFrom the number of the first step shown, from 1; past the last step, no step is shown
+     * @param tokens the most estimated tokens the JSON text should take
+     * @return the JSON object
+     * @throws IllegalArgumentException if {@code stepsFrom} is less than 1
+     */
+    public static ObjectNode stepsWithin(Task task, int stepsFrom, int tokens) {
+        if (stepsFrom < 1) {
+            throw new IllegalArgumentException("stepsFrom must be at least 1, was " + stepsFrom);
+        }
+        Limits limits = View.STEPS.limits;
+        while (true) {
+            ObjectNode node = Json.mapper().createObjectNode();
+            withSteps(node, task, limits, stepsFrom);
+            if (Texts.estimateTokens(node.toString()) <= tokens) {
+                return node;
+            }
+            Limits smaller;
+            if (limits.steps() > 1 || limits.entries() > 1) {
+                smaller = new Limits(
+                        limits.descriptionChars(),
+                        limits.textChars(),
+                        Math.max(1, limits.steps() / 2),
+                        Math.max(1, limits.entries() / 2));
+            } else if (limits.textChars() > 100) {
+                smaller = new Limits(
+                        Math.max(300, limits.descriptionChars() / 2),
+                        Math.max(100, limits.textChars() / 2),
+                        limits.steps(),
+                        limits.entries());
+            } else {
+                return node;
+            }
+            limits = smaller;
+        }
+    }
+
+    private static void withSteps(ObjectNode node, Task task, Limits limits, int stepsFrom) {
+        List<String> truncated = new ArrayList<>();
         node.put(ID, task.id());
         node.put(SESSION_ID, task.sessionId());
         node.put(ORDER, task.order());
         node.put(STATUS, task.status().wireName());
-        node.put(DESCRIPTION, task.description());
+        text(node, DESCRIPTION, task.description(), limits.descriptionChars(), truncated);
         putIfPresent(node, ASSIGNEE, task.assignee());
         MarkdownSteps steps = parsedSteps(task);
         node.put(STEPS_DONE, steps.done());
         node.put(STEPS_TOTAL, steps.total());
         ArrayNode stepNodes = node.putArray(STEPS);
-        for (Step step : steps.steps()) {
-            stepNodes
-                    .addObject()
-                    .put("number", step.number())
-                    .put("text", step.text())
-                    .put("done", step.checked());
+        List<Step> all = steps.steps();
+        int from = Math.min(all.size(), stepsFrom - 1);
+        int to = (int) Math.min(all.size(), (long) from + limits.steps());
+        boolean cutStep = from > 0 || to < all.size();
+        for (Step step : all.subList(from, to)) {
+            String text = cut(step.text(), limits.textChars());
+            cutStep |= !text.equals(step.text());
+            stepNodes.addObject().put("number", step.number()).put("text", text).put("done", step.checked());
         }
+        if (cutStep) {
+            truncated.add(STEPS);
+        }
+        List<String> notes = task.progresses();
+        int start = Math.max(0, notes.size() - limits.entries());
         ArrayNode progress = node.putArray(PROGRESS);
-        task.progresses().forEach(progress::add);
+        boolean cutNote = start > 0;
+        for (String note : notes.subList(start, notes.size())) {
+            String text = cut(note, limits.textChars());
+            cutNote |= !text.equals(note);
+            progress.add(text);
+        }
+        if (start > 0) {
+            node.put(PROGRESS + "_total", notes.size());
+            node.put(PROGRESS + "_from", start + 1);
+        }
+        if (cutNote) {
+            truncated.add(PROGRESS);
+        }
+        if (!truncated.isEmpty()) {
+            ArrayNode cutFields = node.putArray(TRUNCATED);
+            truncated.forEach(cutFields::add);
+        }
     }
 
     private static void card(ObjectNode node, Task task, Limits limits) {

@@ -1,4 +1,4 @@
-package dev.taskagent.dialect;
+package dev.taskagent.internal.paging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

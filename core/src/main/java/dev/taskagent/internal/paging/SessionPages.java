@@ -1,4 +1,4 @@
-package dev.taskagent.dialect;
+package dev.taskagent.internal.paging;
 
 import dev.taskagent.internal.Pages;
 import dev.taskagent.internal.Texts;
@@ -18,7 +18,8 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
- * The paging of a session's list in the dialects' listing tools ({@code TaskList}, {@code TodoRead}): the optional
+ * The paging of a session's list in the listing tools ({@code TaskList}, {@code TodoRead}, the MCP server's {@code
+ * list_tasks}): the optional
  * {@code limit} and {@code cursor} arguments, and a page cut so that its text fits the toolset's result budget.
  *
  * <p>A cursor is a {@linkplain SearchCursors#encode(String, ListingPosition) listing cursor}: the last task shown, by
@@ -27,19 +28,21 @@ import java.util.function.Function;
  * of the listing and are not part of it (they are above the watermark); a page tells how many were added. The
  * task a cursor names may have been archived since: archived tasks keep their place in the order. The store has
  * no paged read of a session, so every page reads the session whole.
+ *
+ * <p>Thread-safe (stateless).
  */
-final class SessionPages {
+public final class SessionPages {
     /** Items a page holds when no limit is given. */
-    static final int DEFAULT_LIMIT = 100;
+    public static final int DEFAULT_LIMIT = 100;
 
     /** The largest limit. */
-    static final int MAX_LIMIT = 500;
+    public static final int MAX_LIMIT = 500;
 
     /**
      * The most tokens (estimated) a page's text takes, its last line included: a page of longer items holds fewer
      * of them, and an item that alone takes more is shown shortened, so that the cursor is never cut off.
      */
-    static final int PAGE_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
+    public static final int PAGE_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
 
     private SessionPages() {}
 
@@ -50,7 +53,7 @@ final class SessionPages {
      * @param limit the most items of the page
      * @param after where the previous page ended; empty for the first page
      */
-    record Request(String listing, int limit, Optional<ListingPosition> after) {}
+    public record Request(String listing, int limit, Optional<ListingPosition> after) {}
 
     /**
      * One page.
@@ -62,7 +65,8 @@ final class SessionPages {
      * @param added how many tasks of the session were added since the listing's first page (0 on a first page)
      * @param shortened whether the page's one task must be shown shortened to fit the budget
      */
-    record Page(List<Task> tasks, int remaining, String nextCursor, boolean continued, int added, boolean shortened) {}
+    public record Page(
+            List<Task> tasks, int remaining, String nextCursor, boolean continued, int added, boolean shortened) {}
 
     /**
      * Declares the paging arguments in a tool's schema.
@@ -71,7 +75,7 @@ final class SessionPages {
      * @param noun what a page holds, plural ("tasks")
      * @return the schema with {@code limit} and {@code cursor}
      */
-    static JsonSchema schema(JsonSchema schema, String noun) {
+    public static JsonSchema schema(JsonSchema schema, String noun) {
         return schema.optionalInteger(
                         "limit",
                         Character.toUpperCase(noun.charAt(0)) + noun.substring(1) + " per page, 1 to " + MAX_LIMIT
@@ -88,7 +92,7 @@ final class SessionPages {
      * @throws ToolArgumentException if the limit is out of range or not an integer, or the cursor is not one this
      *     listing returned (changed, cut, of another tool or session); its text says what to send instead
      */
-    static Request request(ToolArguments arguments, String listing) {
+    public static Request request(ToolArguments arguments, String listing) {
         OptionalInt limit = arguments.optionalInt("limit", 1, MAX_LIMIT);
         Optional<String> cursor = arguments.optionalString("cursor");
         try {
@@ -109,7 +113,7 @@ final class SessionPages {
      * @param render renders a page
      * @return the text; an error when the task the cursor names is no longer in the session
      */
-    static ToolResult render(Request request, List<Task> session, Function<Page, String> render) {
+    public static ToolResult render(Request request, List<Task> session, Function<Page, String> render) {
         long watermark = request.after()
                 .map(ListingPosition::watermark)
                 .orElseGet(() -> session.stream().mapToLong(Task::id).max().orElse(0));
@@ -167,7 +171,7 @@ final class SessionPages {
      * @param tokens the most tokens it may take
      * @return the text, cut when longer
      */
-    static String shorten(String text, int tokens) {
+    public static String shorten(String text, int tokens) {
         int end = Texts.endWithinTokens(text, tokens);
         return end == text.length() ? text : Texts.abbreviate(text, Math.max(2, end));
     }
