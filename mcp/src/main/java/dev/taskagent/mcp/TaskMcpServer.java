@@ -11,6 +11,7 @@ import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.taskfile.TaskfileTools;
 import dev.taskagent.tool.Toolbox;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
 import io.modelcontextprotocol.server.McpServer;
@@ -20,7 +21,10 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.server.transport.ServerHttpHeaderValidator;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -34,6 +38,7 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -152,9 +157,11 @@ public final class TaskMcpServer implements AutoCloseable {
     private TaskMcpServer(Builder builder) {
         this.queue = builder.resolvedQueue();
         this.toolbox = builder.toolbox(queue);
-        this.tools = new McpTools(toolbox, jsonMapper);
+        McpTelemetry telemetry = new McpTelemetry(
+                builder.openTelemetry(), version(), builder.stdio ? McpTelemetry.PIPE : McpTelemetry.TCP);
+        this.tools = new McpTools(toolbox, jsonMapper, telemetry);
         this.taskTools = Set.copyOf(builder.taskTools);
-        this.resources = new McpResources(queue.store(), queue.sessionId());
+        this.resources = new McpResources(queue.store(), queue.sessionId(), telemetry);
         this.config = new Settings(
                 builder.stdio,
                 builder.input,
@@ -355,6 +362,8 @@ public final class TaskMcpServer implements AutoCloseable {
                 .mcpEndpoint(JettyHttp.PATH)
                 .httpHeaderValidator(securityValidator(host))
                 .maxRequestSize(config.maxRequestBytes())
+                // The revision of each request, for its span: the classic server does not tell its handlers.
+                .contextExtractor(TaskMcpServer::protocolVersionContext)
                 .build();
         McpSyncServer server =
                 configure(McpServer.sync(transport)).immediateExecution(true).build();
@@ -370,6 +379,13 @@ public final class TaskMcpServer implements AutoCloseable {
         resources.start(this::notifyResourceUpdated);
         HttpSessions sessions = new HttpSessions(config.clock(), config.sessionIdleTimeout(), config.maxSessions());
         return new HttpGate(transport, statelessTransport, config.token(), this::closeMcp, sessions, jsonMapper);
+    }
+
+    private static McpTransportContext protocolVersionContext(HttpServletRequest request) {
+        String version = request.getHeader("MCP-Protocol-Version");
+        return version == null
+                ? McpTransportContext.EMPTY
+                : McpTransportContext.create(Map.of(McpTools.PROTOCOL_VERSION_KEY, version));
     }
 
     /** The Host and Origin checks of every request, by the rules the task board applies too. */
@@ -442,6 +458,7 @@ public final class TaskMcpServer implements AutoCloseable {
         private boolean sessionLimitsSet;
         private Clock clock = Clock.systemUTC();
         private Duration reclaimInterval;
+        private OpenTelemetry openTelemetry;
 
         private Builder(TaskQueue queue, TaskStore store) {
             this.queue = queue;
@@ -693,6 +710,24 @@ public final class TaskMcpServer implements AutoCloseable {
             SettingRules.reclaimIntervalProblem(value, "reclaimInterval").ifPresent(Builder::refuse);
             reclaimInterval = value;
             return this;
+        }
+
+        /**
+         * Sends the server's spans and its {@code mcp.server.operation.duration} metric to this OpenTelemetry,
+         * in the OpenTelemetry semantic conventions for MCP (see the module's README, "Observability").
+         * Unless set, {@link GlobalOpenTelemetry#get()} when the server is built: a no-op unless the
+         * application or the OpenTelemetry Java agent registered one.
+         *
+         * @param value the OpenTelemetry, e.g. the application's {@code OpenTelemetrySdk}
+         * @return this builder
+         */
+        public Builder openTelemetry(OpenTelemetry value) {
+            openTelemetry = Objects.requireNonNull(value, "openTelemetry");
+            return this;
+        }
+
+        private OpenTelemetry openTelemetry() {
+            return openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.get();
         }
 
         /**
