@@ -715,8 +715,10 @@ public final class TaskMcpServer implements AutoCloseable {
         /**
          * Sends the server's spans and its {@code mcp.server.operation.duration} metric to this OpenTelemetry,
          * in the OpenTelemetry semantic conventions for MCP (see the module's README, "Observability").
-         * Unless set, {@link GlobalOpenTelemetry#get()} when the server is built: a no-op unless the
-         * application or the OpenTelemetry Java agent registered one.
+         * Unless set, the {@linkplain GlobalOpenTelemetry global} one as it is when the server is built (the
+         * OpenTelemetry Java agent registers its own before the application starts), else a no-op. The
+         * server reads it with {@link GlobalOpenTelemetry#getOrNoop()}, not {@code get()}, which would register
+         * a no-op for good and make the application's later {@code GlobalOpenTelemetry.set(...)} fail.
          *
          * @param value the OpenTelemetry, e.g. the application's {@code OpenTelemetrySdk}
          * @return this builder
@@ -727,7 +729,7 @@ public final class TaskMcpServer implements AutoCloseable {
         }
 
         private OpenTelemetry openTelemetry() {
-            return openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.get();
+            return openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.getOrNoop();
         }
 
         /**

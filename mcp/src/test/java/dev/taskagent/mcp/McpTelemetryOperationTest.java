@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -98,6 +100,31 @@ class McpTelemetryOperationTest {
         operation.toolResult(true);
         assertThat(noop.resourceRead("taskagent://tasks/1", null, null, null, null))
                 .isSameAs(McpTelemetry.Operation.NONE);
+    }
+
+    @Test
+    void withoutOpenTelemetryTheServerTakesTheGlobalOneAndDoesNotRegisterANoop() {
+        try (InMemoryTaskStore store = new InMemoryTaskStore()) {
+            TaskMcpServer.builder(store).bind("127.0.0.1", 0).build().close();
+            assertThat(GlobalOpenTelemetry.isSet())
+                    .as("a server registered a global OpenTelemetry")
+                    .isFalse();
+
+            GlobalOpenTelemetry.set(openTelemetry);
+            try (TaskMcpServer server = TaskMcpServer.builder(store)
+                            .bind("127.0.0.1", 0)
+                            .build()
+                            .start();
+                    McpSyncClient client = McpClients.http(server.endpoint())) {
+                McpClients.call(client, "list_dead_letters", Map.of());
+            } finally {
+                GlobalOpenTelemetry.resetForTest();
+            }
+        }
+
+        assertThat(spans.getFinishedSpanItems())
+                .extracting(SpanData::getName)
+                .containsExactly("tools/call list_dead_letters");
     }
 
     @Test
