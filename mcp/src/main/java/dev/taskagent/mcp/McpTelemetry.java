@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  *
  * <p>With a no-op {@link OpenTelemetry} (the default when neither the application nor the Java agent set
  * one), {@link #toolCall} and {@link #resourceRead} return a shared operation that does nothing, after two
- * {@code isEnabled()} checks: nothing is parsed or allocated.
+ * {@code isEnabled()} checks: no span, no attributes, no parsing of {@code _meta}.
  *
  * <p>Thread-safe; an {@link Operation} belongs to the thread that handles its request.
  */
