@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 final class McpTools {
     private static final Logger LOG = LoggerFactory.getLogger(McpTools.class);
 
-    /** Where the classic server's HTTP transport puts the request's {@code MCP-Protocol-Version} header. */
+    /** Where the classic server's transports put a request's protocol revision in its transport context. */
     static final String PROTOCOL_VERSION_KEY = "mcp.protocol.version";
 
     private final Toolbox toolbox;
@@ -98,8 +98,9 @@ final class McpTools {
     }
 
     /**
-     * The revision of a classic request: the HTTP transport's header (see {@link #PROTOCOL_VERSION_KEY}); null
-     * on stdio, whose transport context is empty.
+     * The revision of a classic request, as its transport put it in the context (see {@link
+     * #PROTOCOL_VERSION_KEY}): the {@code MCP-Protocol-Version} header over HTTP, the revision {@code
+     * initialize} settled on over stdio; null if the transport did not say.
      */
     static String protocolVersion(McpSyncServerExchange exchange) {
         return exchange.transportContext() != null

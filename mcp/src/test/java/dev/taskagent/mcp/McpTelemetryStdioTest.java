@@ -68,10 +68,18 @@ class McpTelemetryStdioTest {
         openTelemetry.close();
     }
 
-    private JsonNode exchange(JsonNode request) {
+    private void send(JsonNode message) {
         try {
-            toServer.write((TasksWire.JSON.writeValueAsString(request) + "\n").getBytes(StandardCharsets.UTF_8));
+            toServer.write((TasksWire.JSON.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8));
             toServer.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private JsonNode exchange(JsonNode request) {
+        send(request);
+        try {
             String line = lines.poll(20, TimeUnit.SECONDS);
             assertThat(line).as("a line from the server").isNotNull();
             return TasksWire.JSON.readTree(line);
@@ -102,6 +110,32 @@ class McpTelemetryStdioTest {
                 .isEqualTo("pipe");
         assertThat(span.getAttributes().get(AttributeKey.stringKey("mcp.protocol.version")))
                 .isEqualTo(StatelessMcp.REVISION);
+    }
+
+    @Test
+    void aClassicStdioCallNamesTheRevisionInitializeSettledOn() throws IOException {
+        JsonNode initialized = exchange(TasksWire.JSON.readTree("""
+                {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+                 "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
+                """));
+        assertThat(initialized.path("result").path("protocolVersion").asText()).isEqualTo("2025-11-25");
+        send(TasksWire.JSON.readTree("""
+                {"jsonrpc": "2.0", "method": "notifications/initialized"}
+                """));
+
+        JsonNode response = exchange(TasksWire.JSON.readTree("""
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_dead_letters",
+                 "arguments": {}, "_meta": {"traceparent": "00-%s-%s-01"}}}
+                """.formatted(TRACE_ID, CLIENT_SPAN_ID)));
+
+        assertThat(response.path("result").isObject()).as(response.toString()).isTrue();
+        SpanData span = spans.getFinishedSpanItems().get(0);
+        assertThat(span.getTraceId()).isEqualTo(TRACE_ID);
+        assertThat(span.getParentSpanId()).isEqualTo(CLIENT_SPAN_ID);
+        assertThat(span.getAttributes().get(AttributeKey.stringKey("mcp.protocol.version")))
+                .isEqualTo("2025-11-25");
+        assertThat(span.getAttributes().get(AttributeKey.stringKey("network.transport")))
+                .isEqualTo("pipe");
     }
 
     /** The server's output, a line at a time. */
