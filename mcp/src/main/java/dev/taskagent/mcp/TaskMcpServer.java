@@ -21,6 +21,7 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.server.transport.ServerHttpHeaderValidator;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.ProtocolVersions;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import jakarta.servlet.http.HttpServlet;
@@ -119,6 +120,16 @@ public final class TaskMcpServer implements AutoCloseable {
     static final String INSTRUCTIONS = "A task queue shared by several agents. Claim your next task with"
             + " signup_for_task, finish it with complete_task naming the attempt the claim gave you, or hand it"
             + " to another agent with move_task and a comment.";
+
+    /**
+     * The revisions a 2025-11-25 request's header may name in its span and metric: the SDK's servlet does not
+     * check the header, and a value the client made up must not become a metric series.
+     */
+    private static final Set<String> CLASSIC_REVISIONS = Set.of(
+            ProtocolVersions.MCP_2024_11_05,
+            ProtocolVersions.MCP_2025_03_26,
+            ProtocolVersions.MCP_2025_06_18,
+            ProtocolVersions.MCP_2025_11_25);
 
     /** The builder's settings, copied: a built server does not change with its builder. */
     private record Settings(
@@ -383,7 +394,7 @@ public final class TaskMcpServer implements AutoCloseable {
 
     private static McpTransportContext protocolVersionContext(HttpServletRequest request) {
         String version = request.getHeader("MCP-Protocol-Version");
-        return version == null
+        return version == null || !CLASSIC_REVISIONS.contains(version)
                 ? McpTransportContext.EMPTY
                 : McpTransportContext.create(Map.of(McpTools.PROTOCOL_VERSION_KEY, version));
     }

@@ -13,6 +13,7 @@ import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.client.McpClient;
 import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
@@ -122,6 +123,26 @@ class McpTelemetryTest {
         assertThat(attribute(span, "network.transport")).isEqualTo("tcp");
         assertThat(attribute(span, "error.type")).isNull();
         assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+    }
+
+    @Test
+    void aProtocolVersionHeaderOfNoKnownRevisionIsLeftOut() {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(
+                        "http://" + server.endpoint().getAuthority())
+                .endpoint(server.endpoint().getPath())
+                .addHttpRequestCustomizer((request, method, uri, body, context) ->
+                        request.setHeader("MCP-Protocol-Version", "1999-01-01"))
+                .build();
+        try (McpSyncClient client = io.modelcontextprotocol.client.McpClient.sync(transport)
+                .requestTimeout(McpClients.TIMEOUT)
+                .build()) {
+            client.initialize();
+            McpClients.call(client, "echo", Map.of());
+        }
+
+        assertThat(attribute(onlySpan(), "mcp.protocol.version")).isNull();
+        assertThat(durationPoint().getAttributes().get(AttributeKey.stringKey("mcp.protocol.version")))
+                .isNull();
     }
 
     @Test
