@@ -80,6 +80,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@code resources/subscribe} on 2025-11-25, {@code subscriptions/listen} on 2026-07-28) are told of every
  * change the store's event feed carries, whichever process made it.
  *
+ * <p>Each {@code tools/call} and {@code resources/read} is an OpenTelemetry SERVER span, a child of the
+ * client's span when the request's {@code _meta} carries a {@code traceparent}, and a measurement of {@code
+ * mcp.server.operation.duration}, in the OpenTelemetry semantic conventions for MCP; see {@link
+ * Builder#openTelemetry(io.opentelemetry.api.OpenTelemetry)}.
+ *
  * <p>To serve MCP from the application's own servlet container instead, {@link Builder#buildServlet()}
  * returns the servlet, with the same checks.
  *
