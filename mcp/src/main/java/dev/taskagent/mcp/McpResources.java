@@ -15,6 +15,7 @@ import io.modelcontextprotocol.modern.server.feature.ResourcesPage;
 import io.modelcontextprotocol.modern.server.feature.ServerChange;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceTemplateSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
@@ -53,9 +54,11 @@ final class McpResources implements AutoCloseable {
     private final McpChangeFeed changes = new McpChangeFeed();
     private volatile Consumer<String> classicNotifier = uri -> {};
     private volatile FeedSubscription subscription;
+    private final McpTelemetry telemetry;
 
-    McpResources(TaskStore store, String ownSessionId) {
+    McpResources(TaskStore store, String ownSessionId, McpTelemetry telemetry) {
         this.store = store;
+        this.telemetry = telemetry;
         this.resources = new TaskResources(store);
         this.ownSessionId = ownSessionId;
         this.subscribable = hasFeed(store);
@@ -138,7 +141,7 @@ final class McpResources implements AutoCloseable {
                                 .description(template.description())
                                 .mimeType(template.mimeType())
                                 .build(),
-                        (exchange, request) -> classicRead(request.uri())))
+                        this::tracedClassicRead))
                 .toList();
     }
 
@@ -151,7 +154,16 @@ final class McpResources implements AutoCloseable {
                         .description(ownDescription())
                         .mimeType(TaskResources.MARKDOWN)
                         .build(),
-                (exchange, request) -> classicRead(request.uri())));
+                this::tracedClassicRead));
+    }
+
+    private McpSchema.ReadResourceResult tracedClassicRead(
+            McpSyncServerExchange exchange, McpSchema.ReadResourceRequest request) {
+        McpTelemetry.Operation operation = telemetry.resourceRead(
+                request.uri(), McpTools.protocolVersion(exchange), null, exchange.sessionId(), request.meta());
+        McpSchema.ReadResourceResult result = operation.within(() -> classicRead(request.uri()));
+        operation.succeeded();
+        return result;
     }
 
     private McpSchema.ReadResourceResult classicRead(String uri) {
@@ -194,8 +206,8 @@ final class McpResources implements AutoCloseable {
                         .description(ownDescription())
                         .mimeType(TaskResources.MARKDOWN)
                         .build());
-        McpSyncResource reader =
-                McpSyncResource.of((context, request) -> McpSyncResponse.result(modernRead(request.uri())));
+        McpSyncResource reader = McpSyncResource.of(
+                (context, request) -> McpSyncResponse.result(tracedModernRead(context, request.uri())));
         McpSyncResourceRepository repository = new McpSyncResourceRepository() {
             @Override
             public ResourcesPage list(McpRequestContext context, String cursor) {
@@ -225,6 +237,15 @@ final class McpResources implements AutoCloseable {
     /** Where the stateless server's {@code subscriptions/listen} streams take their changes from. */
     McpChangeFeed modernChanges() {
         return changes;
+    }
+
+    private io.modelcontextprotocol.modern.McpSchema.ReadResourceResult tracedModernRead(
+            McpRequestContext context, String uri) {
+        McpTelemetry.Operation operation =
+                telemetry.resourceRead(uri, context.protocolVersion(), context.requestId(), null, context.meta());
+        io.modelcontextprotocol.modern.McpSchema.ReadResourceResult result = operation.within(() -> modernRead(uri));
+        operation.succeeded();
+        return result;
     }
 
     private io.modelcontextprotocol.modern.McpSchema.ReadResourceResult modernRead(String uri) {

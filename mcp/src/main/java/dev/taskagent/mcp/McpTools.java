@@ -8,6 +8,7 @@ import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.util.List;
@@ -28,14 +29,24 @@ import org.slf4j.LoggerFactory;
 final class McpTools {
     private static final Logger LOG = LoggerFactory.getLogger(McpTools.class);
 
+    /** Where the classic server's transports put a request's protocol revision in its transport context. */
+    static final String PROTOCOL_VERSION_KEY = "mcp.protocol.version";
+
     private final Toolbox toolbox;
     private final McpJsonMapper jsonMapper;
+    private final McpTelemetry telemetry;
 
     private final AtomicLong callIds = new AtomicLong();
 
-    McpTools(Toolbox toolbox, McpJsonMapper jsonMapper) {
+    McpTools(Toolbox toolbox, McpJsonMapper jsonMapper, McpTelemetry telemetry) {
         this.toolbox = toolbox;
         this.jsonMapper = jsonMapper;
+        this.telemetry = telemetry;
+    }
+
+    /** The spans and metrics of the calls and reads of both revisions. */
+    McpTelemetry telemetry() {
+        return telemetry;
     }
 
     /**
@@ -62,7 +73,7 @@ final class McpTools {
         tool.outputSchema().ifPresent(schema -> definition.outputSchema(jsonMapper, schema));
         return SyncToolSpecification.builder()
                 .tool(definition.build())
-                .callHandler((exchange, request) -> answer(tool.name(), request.arguments()))
+                .callHandler((exchange, request) -> tracedAnswer(tool.name(), exchange, request))
                 .build();
     }
 
@@ -75,6 +86,27 @@ final class McpTools {
                 .idempotentHint(hints.idempotentHint())
                 .openWorldHint(hints.openWorldHint())
                 .build();
+    }
+
+    private McpSchema.CallToolResult tracedAnswer(
+            String toolName, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        McpTelemetry.Operation operation =
+                telemetry.toolCall(toolName, protocolVersion(exchange), null, exchange.sessionId(), request.meta());
+        McpSchema.CallToolResult answer = operation.within(() -> answer(toolName, request.arguments()));
+        operation.toolResult(Boolean.TRUE.equals(answer.isError()));
+        return answer;
+    }
+
+    /**
+     * The revision of a classic request, as its transport put it in the context (see {@link
+     * #PROTOCOL_VERSION_KEY}): the {@code MCP-Protocol-Version} header over HTTP, the revision {@code
+     * initialize} settled on over stdio; null if the transport did not say.
+     */
+    static String protocolVersion(McpSyncServerExchange exchange) {
+        return exchange.transportContext() != null
+                        && exchange.transportContext().get(PROTOCOL_VERSION_KEY) instanceof String version
+                ? version
+                : null;
     }
 
     private McpSchema.CallToolResult answer(String toolName, Map<String, Object> arguments) {

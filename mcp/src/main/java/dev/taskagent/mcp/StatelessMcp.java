@@ -8,6 +8,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.server.HmacRequestStateCodec;
+import io.modelcontextprotocol.modern.server.McpRequestContext;
 import io.modelcontextprotocol.modern.server.McpServer;
 import io.modelcontextprotocol.modern.server.McpSyncResponse;
 import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
@@ -70,10 +71,9 @@ final class StatelessMcp {
                     tool.name(),
                     McpSyncTool.of(
                             definition(tool, jsonMapper),
-                            (context, request) -> McpSyncResponse.result(
-                                    asTask && TasksExtension.isDeclared(context)
-                                            ? TasksExtension.created(start(tasks, tool.name(), request.arguments()))
-                                            : result(tools.call(tool.name(), request.arguments()), jsonMapper))));
+                            (context, request) -> asTask && TasksExtension.isDeclared(context)
+                                    ? createTask(context, tasks, tool.name(), request.arguments(), tools.telemetry())
+                                    : call(context, tools, tool.name(), request.arguments(), jsonMapper)));
         }
         List<McpSchema.Tool> definitions =
                 byName.values().stream().map(McpSyncTool::definition).toList();
@@ -104,6 +104,35 @@ final class StatelessMcp {
             server.subscriptions(resources.modernChanges());
         }
         return server.build();
+    }
+
+    /** Runs a call, in its span. */
+    private static McpSyncResponse<McpSchema.CallToolOutcome> call(
+            McpRequestContext context,
+            McpTools tools,
+            String toolName,
+            Map<String, Object> arguments,
+            McpJsonMapper jsonMapper) {
+        McpTelemetry.Operation operation = tools.telemetry()
+                .toolCall(toolName, context.protocolVersion(), context.requestId(), null, context.meta());
+        McpSchema.CallToolResult answer = operation.within(() -> result(tools.call(toolName, arguments), jsonMapper));
+        operation.toolResult(Boolean.TRUE.equals(answer.isError()));
+        return McpSyncResponse.result(answer);
+    }
+
+    /** Answers a call with a task, in a span that covers the task's creation (not its run). */
+    private static McpSyncResponse<McpSchema.CallToolOutcome> createTask(
+            McpRequestContext context,
+            StoredToolTasks tasks,
+            String toolName,
+            Map<String, Object> arguments,
+            McpTelemetry telemetry) {
+        McpTelemetry.Operation operation =
+                telemetry.toolCall(toolName, context.protocolVersion(), context.requestId(), null, context.meta());
+        dev.taskagent.task.Task task = operation.within(() -> start(tasks, toolName, arguments));
+        operation.taskCreated(Long.toString(task.id()));
+        operation.succeeded();
+        return McpSyncResponse.result(TasksExtension.created(task));
     }
 
     /** Starts a call as a task; arguments too large to keep are the client's to fix. */

@@ -66,6 +66,14 @@ final class StdioTransport implements McpServerTransportProvider {
     private final Object writeLock = new Object();
     private final AtomicBoolean initializeSeen = new AtomicBoolean();
     private final AtomicBoolean initializedSeen = new AtomicBoolean();
+    /** The id of the {@code initialize} request, to find its answer and the revision it settled on. */
+    private volatile Object initializeId;
+    /**
+     * What the session's handlers learn of the connection: the revision {@code initialize} settled on, for
+     * the spans (HTTP has the {@code MCP-Protocol-Version} header for it).
+     */
+    private volatile McpTransportContext sessionContext = McpTransportContext.EMPTY;
+
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch ended = new CountDownLatch(1);
     /** One party for the reader, and one for each message the session is still handling. */
@@ -248,7 +256,9 @@ final class StdioTransport implements McpServerTransportProvider {
             initializedSeen.set(true);
         }
         inFlight.register();
+        McpTransportContext context = sessionContext;
         session.handle(message)
+                .contextWrite(reactorContext -> reactorContext.put(McpTransportContext.KEY, context))
                 .doFinally(signal -> inFlight.arriveAndDeregister())
                 .subscribe(null, failure -> LOG.warn("Handling a message of the stdio session failed", failure));
     }
@@ -328,6 +338,7 @@ final class StdioTransport implements McpServerTransportProvider {
     private boolean lifecycleAllows(McpSchema.JSONRPCRequest request) {
         if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
             if (initializeSeen.compareAndSet(false, true)) {
+                initializeId = request.id();
                 return true;
             }
             send(McpSchema.JSONRPCResponse.error(
@@ -392,7 +403,22 @@ final class StdioTransport implements McpServerTransportProvider {
     private final class SessionTransport implements McpServerTransport {
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-            return Mono.fromRunnable(() -> send(message));
+            return Mono.fromRunnable(() -> {
+                noteRevision(message);
+                send(message);
+            });
+        }
+
+        /** Keeps the revision the answer to {@code initialize} names, before the client can send more. */
+        private void noteRevision(McpSchema.JSONRPCMessage message) {
+            if (message instanceof McpSchema.JSONRPCResponse response
+                    && response.id() != null
+                    && response.id().equals(initializeId)
+                    && response.result() instanceof McpSchema.InitializeResult result
+                    && result.protocolVersion() != null) {
+                sessionContext =
+                        McpTransportContext.create(Map.of(McpTools.PROTOCOL_VERSION_KEY, result.protocolVersion()));
+            }
         }
 
         @Override

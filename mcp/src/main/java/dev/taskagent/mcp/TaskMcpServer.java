@@ -11,6 +11,7 @@ import dev.taskagent.queue.TaskQueue;
 import dev.taskagent.store.TaskStore;
 import dev.taskagent.taskfile.TaskfileTools;
 import dev.taskagent.tool.Toolbox;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
 import io.modelcontextprotocol.server.McpServer;
@@ -20,7 +21,11 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.server.transport.ServerHttpHeaderValidator;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.ProtocolVersions;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -34,6 +39,7 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -73,6 +79,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * taskagent://sessions/{session_id}/tasks}, as Markdown, or as JSON with {@code .json} appended. Subscribers
  * ({@code resources/subscribe} on 2025-11-25, {@code subscriptions/listen} on 2026-07-28) are told of every
  * change the store's event feed carries, whichever process made it.
+ *
+ * <p>Each {@code tools/call} and {@code resources/read} is an OpenTelemetry SERVER span, a child of the
+ * client's span when the request's {@code _meta} carries a {@code traceparent}, and a measurement of {@code
+ * mcp.server.operation.duration}, in the OpenTelemetry semantic conventions for MCP; see {@link
+ * Builder#openTelemetry(io.opentelemetry.api.OpenTelemetry)}.
  *
  * <p>To serve MCP from the application's own servlet container instead, {@link Builder#buildServlet()}
  * returns the servlet, with the same checks.
@@ -115,6 +126,16 @@ public final class TaskMcpServer implements AutoCloseable {
             + " signup_for_task, finish it with complete_task naming the attempt the claim gave you, or hand it"
             + " to another agent with move_task and a comment.";
 
+    /**
+     * The revisions a 2025-11-25 request's header may name in its span and metric: the SDK's servlet does not
+     * check the header, and a value the client made up must not become a metric series.
+     */
+    private static final Set<String> CLASSIC_REVISIONS = Set.of(
+            ProtocolVersions.MCP_2024_11_05,
+            ProtocolVersions.MCP_2025_03_26,
+            ProtocolVersions.MCP_2025_06_18,
+            ProtocolVersions.MCP_2025_11_25);
+
     /** The builder's settings, copied: a built server does not change with its builder. */
     private record Settings(
             boolean stdio,
@@ -152,9 +173,11 @@ public final class TaskMcpServer implements AutoCloseable {
     private TaskMcpServer(Builder builder) {
         this.queue = builder.resolvedQueue();
         this.toolbox = builder.toolbox(queue);
-        this.tools = new McpTools(toolbox, jsonMapper);
+        McpTelemetry telemetry = new McpTelemetry(
+                builder.openTelemetry(), version(), builder.stdio ? McpTelemetry.PIPE : McpTelemetry.TCP);
+        this.tools = new McpTools(toolbox, jsonMapper, telemetry);
         this.taskTools = Set.copyOf(builder.taskTools);
-        this.resources = new McpResources(queue.store(), queue.sessionId());
+        this.resources = new McpResources(queue.store(), queue.sessionId(), telemetry);
         this.config = new Settings(
                 builder.stdio,
                 builder.input,
@@ -355,6 +378,8 @@ public final class TaskMcpServer implements AutoCloseable {
                 .mcpEndpoint(JettyHttp.PATH)
                 .httpHeaderValidator(securityValidator(host))
                 .maxRequestSize(config.maxRequestBytes())
+                // The revision of each request, for its span: the classic server does not tell its handlers.
+                .contextExtractor(TaskMcpServer::protocolVersionContext)
                 .build();
         McpSyncServer server =
                 configure(McpServer.sync(transport)).immediateExecution(true).build();
@@ -370,6 +395,13 @@ public final class TaskMcpServer implements AutoCloseable {
         resources.start(this::notifyResourceUpdated);
         HttpSessions sessions = new HttpSessions(config.clock(), config.sessionIdleTimeout(), config.maxSessions());
         return new HttpGate(transport, statelessTransport, config.token(), this::closeMcp, sessions, jsonMapper);
+    }
+
+    private static McpTransportContext protocolVersionContext(HttpServletRequest request) {
+        String version = request.getHeader("MCP-Protocol-Version");
+        return version == null || !CLASSIC_REVISIONS.contains(version)
+                ? McpTransportContext.EMPTY
+                : McpTransportContext.create(Map.of(McpTools.PROTOCOL_VERSION_KEY, version));
     }
 
     /** The Host and Origin checks of every request, by the rules the task board applies too. */
@@ -442,6 +474,7 @@ public final class TaskMcpServer implements AutoCloseable {
         private boolean sessionLimitsSet;
         private Clock clock = Clock.systemUTC();
         private Duration reclaimInterval;
+        private OpenTelemetry openTelemetry;
 
         private Builder(TaskQueue queue, TaskStore store) {
             this.queue = queue;
@@ -693,6 +726,26 @@ public final class TaskMcpServer implements AutoCloseable {
             SettingRules.reclaimIntervalProblem(value, "reclaimInterval").ifPresent(Builder::refuse);
             reclaimInterval = value;
             return this;
+        }
+
+        /**
+         * Sends the server's spans and its {@code mcp.server.operation.duration} metric to this OpenTelemetry,
+         * in the OpenTelemetry semantic conventions for MCP (see the module's README, "Observability").
+         * Unless set, the {@linkplain GlobalOpenTelemetry global} one as it is when the server is built (the
+         * OpenTelemetry Java agent registers its own before the application starts), else a no-op. The
+         * server reads it with {@link GlobalOpenTelemetry#getOrNoop()}, not {@code get()}, which would register
+         * a no-op for good and make the application's later {@code GlobalOpenTelemetry.set(...)} fail.
+         *
+         * @param value the OpenTelemetry, e.g. the application's {@code OpenTelemetrySdk}
+         * @return this builder
+         */
+        public Builder openTelemetry(OpenTelemetry value) {
+            openTelemetry = Objects.requireNonNull(value, "openTelemetry");
+            return this;
+        }
+
+        private OpenTelemetry openTelemetry() {
+            return openTelemetry != null ? openTelemetry : GlobalOpenTelemetry.getOrNoop();
         }
 
         /**

@@ -13,13 +13,15 @@ import org.junit.jupiter.api.Test;
 
 /** The MCP annotations of a tool are read from the tool's own hints. */
 class McpToolsTest {
+    private static final McpTelemetry NOOP_TELEMETRY =
+            new McpTelemetry(io.opentelemetry.api.OpenTelemetry.noop(), "test", McpTelemetry.TCP);
     private static final Tool ECHO = Tool.of("echo", "Echo.", JsonSchema.object(), arguments -> ToolResult.ok("ok"));
 
     @Test
     void aToolIsServedWithTheAnnotationsOfItsHints() {
         Tool tool = ECHO.withHints(ToolHints.writing("Echo").destructive().openWorld());
 
-        McpSchema.Tool served = new McpTools(Toolbox.of(tool), WireJson.mapper())
+        McpSchema.Tool served = new McpTools(Toolbox.of(tool), WireJson.mapper(), NOOP_TELEMETRY)
                 .specifications()
                 .get(0)
                 .tool();
@@ -37,7 +39,8 @@ class McpToolsTest {
 
     @Test
     void aReadOnlyToolIsServedWithoutADestructiveHint() {
-        McpSchema.Tool served = new McpTools(Toolbox.of(ECHO.withHints(ToolHints.readOnly("Echo"))), WireJson.mapper())
+        McpSchema.Tool served = new McpTools(
+                        Toolbox.of(ECHO.withHints(ToolHints.readOnly("Echo"))), WireJson.mapper(), NOOP_TELEMETRY)
                 .specifications()
                 .get(0)
                 .tool();
@@ -49,7 +52,7 @@ class McpToolsTest {
 
     @Test
     void aToolWithoutHintsIsRefusedRatherThanServedWithGuessedAnnotations() {
-        assertThatThrownBy(() -> new McpTools(Toolbox.of(ECHO), WireJson.mapper()).specifications())
+        assertThatThrownBy(() -> new McpTools(Toolbox.of(ECHO), WireJson.mapper(), NOOP_TELEMETRY).specifications())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Tool 'echo' declares no hints, so it has no MCP annotations; give it some with"
                         + " Tool.withHints(ToolHints) before serving it");

@@ -3,8 +3,10 @@ package dev.taskagent.spring.boot.autoconfigure;
 import dev.taskagent.mcp.TaskMcpServer;
 import dev.taskagent.mcp.Toolset;
 import dev.taskagent.queue.TaskQueue;
+import io.opentelemetry.api.OpenTelemetry;
 import jakarta.servlet.http.HttpServlet;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -22,7 +24,8 @@ import org.springframework.core.env.Environment;
  * taskagent-mcp} on the class path and a {@link TaskQueue}. In a servlet web application it is served by the
  * application's own web server at {@code taskagent.mcp.path} ({@code /taskagent/mcp} unless set); otherwise, or
  * with {@code taskagent.mcp.standalone=true}, it listens on its own port ({@code taskagent.mcp.bind-address}
- * and {@code port}).
+ * and {@code port}). An {@link OpenTelemetry} bean, if the application has exactly one, receives the server's spans
+ * and metrics; otherwise the server takes the global one (the Java agent's), or none.
  */
 @AutoConfiguration(after = TaskAgentAutoConfiguration.class)
 @ConditionalOnClass(TaskMcpServer.class)
@@ -44,14 +47,16 @@ public class TaskAgentMcpAutoConfiguration {
          *
          * @param queue the queue the tools work on
          * @param properties the starter's properties
+         * @param openTelemetry the application's OpenTelemetry, if it has one
          * @return the lifecycle, started by the context
          */
         @Bean
         @ConditionalOnMissingBean
-        McpServerLifecycle taskAgentMcpServer(TaskQueue queue, TaskAgentProperties properties) {
+        McpServerLifecycle taskAgentMcpServer(
+                TaskQueue queue, TaskAgentProperties properties, ObjectProvider<OpenTelemetry> openTelemetry) {
             TaskAgentProperties.Mcp mcp = properties.getMcp();
-            TaskMcpServer.Builder builder =
-                    configure(TaskMcpServer.builder(queue), mcp).bind(mcp.getBindAddress(), mcp.getPort());
+            TaskMcpServer.Builder builder = configure(TaskMcpServer.builder(queue), mcp, openTelemetry)
+                    .bind(mcp.getBindAddress(), mcp.getPort());
             // Built now, so that a refused setting fails the context's start rather than its first request.
             builder.build();
             return new McpServerLifecycle(builder::build, mcp.names().port());
@@ -70,15 +75,20 @@ public class TaskAgentMcpAutoConfiguration {
          * @param queue the queue the tools work on
          * @param properties the starter's properties
          * @param environment the application's, for {@code server.address}
+         * @param openTelemetry the application's OpenTelemetry, if it has one
          * @return the registration
          */
         @Bean
         @ConditionalOnMissingBean(name = "taskAgentMcpServlet")
         ServletRegistrationBean<HttpServlet> taskAgentMcpServlet(
-                TaskQueue queue, TaskAgentProperties properties, Environment environment) {
+                TaskQueue queue,
+                TaskAgentProperties properties,
+                Environment environment,
+                ObjectProvider<OpenTelemetry> openTelemetry) {
             TaskAgentProperties.Mcp mcp = properties.getMcp();
             MountRules.requireTokenWhenExposed(mcp, "The MCP server", environment);
-            HttpServlet servlet = configure(TaskMcpServer.builder(queue), mcp).buildServlet();
+            HttpServlet servlet =
+                    configure(TaskMcpServer.builder(queue), mcp, openTelemetry).buildServlet();
             ServletRegistrationBean<HttpServlet> registration = new ServletRegistrationBean<>(servlet, mcp.getPath());
             registration.setName("taskAgentMcp");
             registration.setAsyncSupported(true);
@@ -101,7 +111,9 @@ public class TaskAgentMcpAutoConfiguration {
         }
     }
 
-    private static TaskMcpServer.Builder configure(TaskMcpServer.Builder builder, TaskAgentProperties.Mcp mcp) {
+    private static TaskMcpServer.Builder configure(
+            TaskMcpServer.Builder builder, TaskAgentProperties.Mcp mcp, ObjectProvider<OpenTelemetry> openTelemetry) {
+        openTelemetry.ifUnique(builder::openTelemetry);
         List<Toolset> toolsets =
                 mcp.getToolsets().stream().map(Toolset::fromWireName).toList();
         builder.toolsets(toolsets)

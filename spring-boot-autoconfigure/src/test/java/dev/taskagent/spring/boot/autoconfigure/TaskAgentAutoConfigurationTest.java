@@ -25,6 +25,16 @@ import dev.taskagent.store.jdbc.JdbcTaskStore;
 import dev.taskagent.task.NewTask;
 import dev.taskagent.task.Task;
 import dev.taskagent.task.TaskStatus;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -36,6 +46,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -348,6 +359,37 @@ class TaskAgentAutoConfigurationTest {
                     assertThat(get(endpoint[0]).statusCode()).isBetween(200, 499);
                 });
         assertThatThrownBy(() -> get(endpoint[0])).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void anOpenTelemetryBeanReceivesTheMcpServersSpans() {
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        try (OpenTelemetrySdk openTelemetry = OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                        .build())
+                .build()) {
+            runner.withBean(OpenTelemetry.class, () -> openTelemetry)
+                    .withPropertyValues("taskagent.mcp.enabled=true", "taskagent.mcp.port=0")
+                    .run(context -> {
+                        URI endpoint = context.getBean(McpServerLifecycle.class).endpoint();
+                        try (McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(
+                                                endpoint.getScheme() + "://" + endpoint.getAuthority())
+                                        .endpoint(endpoint.getPath())
+                                        .build())
+                                .requestTimeout(Duration.ofSeconds(20))
+                                .build()) {
+                            client.initialize();
+                            client.callTool(McpSchema.CallToolRequest.builder("list_dead_letters")
+                                    .arguments(Map.of())
+                                    .build());
+                        }
+                        // Inside the context: closing it shuts the bean's SDK down, which empties the exporter.
+                        assertThat(spans.getFinishedSpanItems())
+                                .extracting(SpanData::getName)
+                                .containsExactly("tools/call list_dead_letters");
+                    });
+        }
     }
 
     @Test
