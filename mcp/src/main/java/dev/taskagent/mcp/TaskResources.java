@@ -9,6 +9,7 @@ import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.steps.MarkdownSteps;
 import dev.taskagent.store.TaskStore;
+import dev.taskagent.store.spi.StoreArguments;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.Toolbox;
 import java.net.URLDecoder;
@@ -195,7 +196,14 @@ final class TaskResources {
                     "Unknown resource '" + uri + "': '" + id + "' is not a task id (a positive number), e.g. "
                             + taskUri(7, json) + ".");
         }
-        long taskId = Long.parseLong(id);
+        long taskId;
+        try {
+            taskId = Long.parseLong(id);
+        } catch (NumberFormatException e) { // nineteen digits above the largest id
+            throw new NotFound(
+                    uri,
+                    "Task " + id + " not found (resource '" + uri + "'): task ids are at most " + Long.MAX_VALUE + ".");
+        }
         Task task = store.findTask(taskId)
                 .orElseThrow(() -> new NotFound(
                         uri,
@@ -215,11 +223,14 @@ final class TaskResources {
                     "Unknown resource '" + uri + "': the session id '" + encoded + "' is not percent-encoded"
                             + " correctly (" + e.getMessage() + ").");
         }
-        if (sessionId.isBlank() || sessionId.length() > Task.MAX_ID_LENGTH) {
+        try {
+            StoreArguments.sessionId(sessionId);
+        } catch (IllegalArgumentException e) { // blank, too long, or a character no store keeps (a NUL)
             throw new NotFound(
                     uri,
                     "Unknown resource '" + uri + "': a session id is 1 to " + Task.MAX_ID_LENGTH
-                            + " characters, percent-encoded, e.g. " + sessionUri("queue", json) + ".");
+                            + " characters of printable text, percent-encoded, e.g. " + sessionUri("queue", json)
+                            + ".");
         }
         List<Task> tasks = store.listTasks(sessionId);
         return json

@@ -282,6 +282,21 @@ class McpResourcesTest {
                 .isInstanceOfSatisfying(
                         McpError.class,
                         error -> assertThat(error.getJsonRpcError().code()).isEqualTo(-32002));
+        // Nineteen digits above the largest id, and a session id no store keeps: not found, not a server failure.
+        assertThatThrownBy(() -> read(client, "taskagent://tasks/9999999999999999999"))
+                .isInstanceOfSatisfying(McpError.class, error -> {
+                    assertThat(error.getJsonRpcError().code()).isEqualTo(-32002);
+                    assertThat(error.getJsonRpcError().message())
+                            .isEqualTo("Task 9999999999999999999 not found (resource"
+                                    + " 'taskagent://tasks/9999999999999999999'): task ids are at most"
+                                    + " 9223372036854775807.");
+                });
+        assertThatThrownBy(() -> read(client, "taskagent://sessions/%00/tasks"))
+                .isInstanceOfSatisfying(McpError.class, error -> {
+                    assertThat(error.getJsonRpcError().code()).isEqualTo(-32002);
+                    assertThat(error.getJsonRpcError().message())
+                            .startsWith("Unknown resource 'taskagent://sessions/%00/tasks': a session id is 1 to");
+                });
     }
 
     @Test
