@@ -8,11 +8,9 @@ import dev.taskagent.store.TaskStore;
 import dev.taskagent.task.Task;
 import dev.taskagent.tool.JsonSchema;
 import dev.taskagent.tool.Tool;
-import dev.taskagent.tool.ToolArgumentException;
 import dev.taskagent.tool.ToolHints;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -76,13 +74,11 @@ final class TaskReadTools {
                             Optional<String> tag = arguments.optionalName("tag");
                             SessionPages.Request request = SessionPages.request(
                                     arguments, LIST_TASKS + "\u0000" + sessionId + "\u0000" + tag.orElse(""));
-                            List<Task> tasks = store.listTasks(sessionId);
-                            if (tag.isPresent()) {
-                                tasks = tasks.stream()
-                                        .filter(task -> task.tags().contains(tag.get()))
-                                        .toList();
-                            }
-                            return SessionPages.render(request, tasks, page -> listingPage(page, sessionId, tag));
+                            return SessionPages.render(
+                                    request,
+                                    store.listTasks(sessionId),
+                                    task -> tag.isEmpty() || task.tags().contains(tag.get()),
+                                    page -> listingPage(page, sessionId, tag));
                         })
                 .withHints(ToolHints.readOnly("List a session's tasks"));
     }
@@ -132,11 +128,7 @@ final class TaskReadTools {
                         TaskJson.resultSchema(TaskJson.View.STEPS),
                         arguments -> {
                             long taskId = arguments.requiredId("task_id");
-                            OptionalInt stepsFrom = arguments.optionalInt("steps_from");
-                            if (stepsFrom.isPresent() && stepsFrom.getAsInt() < 1) {
-                                throw new ToolArgumentException("Argument 'steps_from' must be 1 or more (the number"
-                                        + " of a step, from 1), not " + stepsFrom.getAsInt() + ".");
-                            }
+                            OptionalInt stepsFrom = arguments.optionalInt("steps_from", 1, Integer.MAX_VALUE);
                             Optional<Task> found = store.findTask(taskId);
                             if (found.isEmpty()) {
                                 return ToolResult.error("Task " + taskId

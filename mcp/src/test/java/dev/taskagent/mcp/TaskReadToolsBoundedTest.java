@@ -128,7 +128,7 @@ class TaskReadToolsBoundedTest {
                         + " listing that returned it. List again without a cursor.");
         long id = large.longTask().id();
         assertThat(error(TaskReadTools.GET_TASK_WITH_STEPS, "{\"task_id\":" + id + ",\"steps_from\":0}"))
-                .isEqualTo("Argument 'steps_from' must be 1 or more (the number of a step, from 1), not 0.");
+                .isEqualTo("Argument 'steps_from' must be between 1 and 2147483647, not 0.");
         assertThat(error(TaskReadTools.GET_TASK_WITH_STEPS, "{\"task_id\":" + id + ",\"steps_from\":1000000000}"))
                 .isEqualTo("Task " + id + " has 1000 steps; steps_from 1000000000 is past the last one.");
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taskagent.llm.ToolCall;
 import dev.taskagent.store.inmemory.InMemoryTaskStore;
 import dev.taskagent.task.NewTask;
+import dev.taskagent.task.TaskUpdate;
 import dev.taskagent.tool.ToolResult;
 import dev.taskagent.tool.Toolbox;
 import java.util.ArrayList;
@@ -51,6 +52,28 @@ class TaskReadToolsPagingTest {
         assertThat(last)
                 .endsWith("\n2 tasks were added since the first page: call list_tasks without a cursor to"
                         + " list them.");
+    }
+
+    @Test
+    void aTaggedListingGoesOnAfterTheCursorsTaskLostItsTag() {
+        List<Long> tagged = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            tagged.add(store.inTransaction(tx -> tx.appendTask(NewTask.builder("trip", "Tagged " + tagged.size())
+                            .tags("ops")
+                            .build()))
+                    .id());
+            store.inTransaction(tx -> tx.appendTask(NewTask.of("trip", "Untagged")));
+        }
+
+        String first = call("{\"session_id\":\"trip\",\"tag\":\"ops\",\"limit\":3}");
+        long last = tagged.get(2);
+        store.inTransaction(
+                tx -> tx.updateTask(TaskUpdate.of(last).tags(List.of()).build()));
+        String next =
+                call("{\"session_id\":\"trip\",\"tag\":\"ops\",\"limit\":3,\"cursor\":\"" + cursor(first, 3) + "\"}");
+
+        assertThat(ids(first)).isEqualTo(tagged.subList(0, 3));
+        assertThat(ids(next)).isEqualTo(tagged.subList(3, 6));
     }
 
     @Test

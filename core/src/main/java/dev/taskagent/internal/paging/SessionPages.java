@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The paging of a session's list in the listing tools ({@code TaskList}, {@code TodoRead}, the MCP server's {@code
@@ -114,6 +115,22 @@ public final class SessionPages {
      * @return the text; an error when the task the cursor names is no longer in the session
      */
     public static ToolResult render(Request request, List<Task> session, Function<Page, String> render) {
+        return render(request, session, task -> true, render);
+    }
+
+    /**
+     * Picks the page a request asks for from the tasks of the session that a filter keeps, as {@link
+     * #render(Request, List, Function)} does. The cursor's task is looked for in the whole session, so a task that
+     * no longer passes the filter (a tag taken off) still marks where the next page starts.
+     *
+     * @param request the request
+     * @param session every task of the session, archived ones too, in the session's order
+     * @param filter which tasks the listing shows
+     * @param render renders a page
+     * @return the text; an error when the task the cursor names is no longer in the session
+     */
+    public static ToolResult render(
+            Request request, List<Task> session, Predicate<Task> filter, Function<Page, String> render) {
         long watermark = request.after()
                 .map(ListingPosition::watermark)
                 .orElseGet(() -> session.stream().mapToLong(Task::id).max().orElse(0));
@@ -132,12 +149,12 @@ public final class SessionPages {
         }
         List<Task> following = new ArrayList<>();
         for (Task task : session.subList(from, session.size())) {
-            if (!task.archived() && task.id() <= watermark) {
+            if (!task.archived() && task.id() <= watermark && filter.test(task)) {
                 following.add(task);
             }
         }
         int added = (int) session.stream()
-                .filter(task -> !task.archived() && task.id() > watermark)
+                .filter(task -> !task.archived() && task.id() > watermark && filter.test(task))
                 .count();
         int shown = Math.max(1, Math.min(request.limit(), following.size()));
         Pages.Fitted<Page> fitted = Pages.fit(
