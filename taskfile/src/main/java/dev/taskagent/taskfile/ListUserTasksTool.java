@@ -91,8 +91,14 @@ final class ListUserTasksTool {
         List<TaskDef> listed = listed(snapshot.taskfile());
         int from = 0;
         if (after.isPresent()) {
+            // A name longer than NAME_CHARS is shown, and so sent back, cut: either form names it.
             List<String> names = listed.stream().map(TaskDef::name).toList();
             int index = names.indexOf(after.get());
+            for (int i = 0; index < 0 && i < names.size(); i++) {
+                if (Texts.abbreviate(names.get(i), NAME_CHARS).equals(after.get())) {
+                    index = i;
+                }
+            }
             if (index < 0) {
                 return ToolResult.error("No listed task is named '" + Texts.abbreviate(after.get(), 100)
                         + "'; call list_user_tasks without '" + AFTER + "' to list from the start.");

@@ -109,6 +109,34 @@ class TaskfileBoundedAnswersTest {
     }
 
     @Test
+    void tasksWhoseNamesAreShownCutAreListedOnByTheCutName() {
+        StringBuilder taskfile = new StringBuilder("version: '3'\ntasks:\n");
+        for (int i = 0; i < 40; i++) {
+            taskfile.append(String.format(
+                    "  task-%02d-%s:%n    desc: %s%n    cmds:%n      - echo %d%n",
+                    i, "n".repeat(300), "reconciles the quarterly ledger export ".repeat(14), i));
+        }
+        UserTasks.create(root, taskfile.toString());
+
+        List<String> names = new ArrayList<>();
+        String after = null;
+        while (true) {
+            ToolResult part = within("list_user_tasks", after == null ? "{}" : "{\"after\":\"" + after + "\"}");
+            JsonNode json = UserTasks.parse(part.text());
+            json.get("tasks").forEach(task -> names.add(task.get("name").asText()));
+            String message = json.get("message").asText();
+            if (!message.contains(" more: call list_user_tasks with after ")) {
+                break;
+            }
+            after = message.replaceFirst("(?s).* with after \"([^\"]+)\" for them\\..*", "$1");
+            assertThat(after).as("the name is shown cut").hasSizeLessThan(300).endsWith("…");
+        }
+
+        assertThat(names).hasSize(40).doesNotHaveDuplicates();
+        assertThat(names.get(39)).startsWith("task-39-");
+    }
+
+    @Test
     void anAfterThatNamesNoListedTaskIsAClearError() {
         UserTasks tasks = UserTasks.create(root, """
                 version: '3'
