@@ -75,10 +75,26 @@ public final class TextLimits {
      *     unpaired surrogate, or a control character; the message names the field
      */
     public static String checkAgentName(String value, String name) {
+        return checkOneLine(value, name, "an agent name");
+    }
+
+    /**
+     * Checks a {@linkplain #checkName(String, String) name} that must be one line of printable text, as {@link
+     * #checkAgentName} does, with the message saying what it is.
+     *
+     * @param value the value
+     * @param name the field's name, for the message
+     * @param what what the value is, for the message ("a request id")
+     * @return the value
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalArgumentException if {@code value} is blank, too long, holds a NUL character or an
+     *     unpaired surrogate, or a control character; the message names the field
+     */
+    public static String checkOneLine(String value, String name, String what) {
         checkName(value, name);
         StorableText.controlCharacter(value).ifPresent(problem -> {
             throw new IllegalArgumentException(
-                    name + " contains " + problem + "; an agent name is one line of printable text, remove it");
+                    name + " contains " + problem + "; " + what + " is one line of printable text, remove it");
         });
         return value;
     }

@@ -113,7 +113,8 @@ class TaskQueueArgumentsTest {
         assertThatThrownBy(() -> queue.link(1, "https://example.com", "", "a", "r".repeat(256)))
                 .hasMessage("requestId is 256 characters long; the limit is 255");
         assertThatThrownBy(() -> queue.comment(1, "a", "text", "r\n1"))
-                .hasMessageStartingWith("requestId contains a control character (U+000A)");
+                .hasMessageStartingWith("requestId contains a control character (U+000A)")
+                .hasMessageEndingWith("; a request id is one line of printable text, remove it");
         assertThatThrownBy(() -> queue.comment(1, "a", "", "r-1")).hasMessage("text must not be blank");
 
         String comment = "{\"task_id\":1,\"author\":\"a\",\"comment\":\"ok\",\"request_id\":";

@@ -51,7 +51,7 @@ public final class StoreArguments {
      *     character, an unpaired surrogate or a control character; the message starts with {@code requestId}
      */
     public static String requestId(String requestId) {
-        return TextLimits.checkAgentName(requestId, "requestId");
+        return TextLimits.checkOneLine(requestId, "requestId", "a request id");
     }
 
     /**
