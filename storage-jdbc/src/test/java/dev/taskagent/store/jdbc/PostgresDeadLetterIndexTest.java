@@ -20,7 +20,7 @@ class PostgresDeadLetterIndexTest {
         try (JdbcTaskStore store = JdbcTaskStore.builder(dataSource).build();
                 Connection connection = dataSource.getConnection();
                 Statement statement = connection.createStatement()) {
-            assertThat(store.listTasks("s")).isEmpty(); // migrated
+            assertThat(store.countTasks().pending()).isZero(); // migrated when the store opened
             // A table this small is read whole otherwise; what matters is which index can serve the page.
             statement.execute("SET enable_seqscan = off");
             String plan = explain(
