@@ -196,19 +196,7 @@ public final class ClaudeTaskTools {
                     .map(task -> lines.computeIfAbsent(task.id(), id -> line(tx, session, task, false)))
                     .collect(Collectors.joining("\n")));
         }
-        if (page.nextCursor() != null) {
-            text.append('\n')
-                    .append(page.remaining())
-                    .append(" more: call TaskList again with cursor \"")
-                    .append(page.nextCursor())
-                    .append('"');
-        } else if (page.added() > 0) {
-            text.append('\n')
-                    .append(page.added())
-                    .append(page.added() == 1 ? " task was" : " tasks were")
-                    .append(" added since the first page: call TaskList without a cursor to list them.");
-        }
-        return text.toString();
+        return text.append(page.footer(TASK_LIST)).toString();
     }
 
     private ToolResult applyUpdate(ToolArguments arguments) {

@@ -100,19 +100,7 @@ final class TaskReadTools {
                     .append(':');
             page.tasks().forEach(task -> text.append('\n').append(listingLine(task)));
         }
-        if (page.nextCursor() != null) {
-            text.append('\n')
-                    .append(page.remaining())
-                    .append(" more: call list_tasks again with cursor \"")
-                    .append(page.nextCursor())
-                    .append('"');
-        } else if (page.added() > 0) {
-            text.append('\n')
-                    .append(page.added())
-                    .append(page.added() == 1 ? " task was" : " tasks were")
-                    .append(" added since the first page: call list_tasks without a cursor to list them.");
-        }
-        return text.toString();
+        return text.append(page.footer(LIST_TASKS)).toString();
     }
 
     private static Tool getTaskWithSteps(TaskStore store) {

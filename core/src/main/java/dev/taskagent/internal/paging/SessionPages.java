@@ -67,7 +67,26 @@ public final class SessionPages {
      * @param shortened whether the page's one task must be shown shortened to fit the budget
      */
     public record Page(
-            List<Task> tasks, int remaining, String nextCursor, boolean continued, int added, boolean shortened) {}
+            List<Task> tasks, int remaining, String nextCursor, boolean continued, int added, boolean shortened) {
+
+        /**
+         * The line a page of a text listing ends with: how many tasks follow and the cursor for the next page, or,
+         * on the last page, how many were added since the first; empty when neither.
+         *
+         * @param tool the listing tool's name, as the model calls it
+         * @return the line, starting with a line break; or empty
+         */
+        public String footer(String tool) {
+            if (nextCursor != null) {
+                return "\n" + remaining + " more: call " + tool + " again with cursor \"" + nextCursor + "\"";
+            }
+            if (added > 0) {
+                return "\n" + added + (added == 1 ? " task was" : " tasks were") + " added since the first page: call "
+                        + tool + " without a cursor to list them.";
+            }
+            return "";
+        }
+    }
 
     /**
      * Declares the paging arguments in a tool's schema.
