@@ -57,7 +57,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -379,6 +381,19 @@ final class ReferenceTaskStore implements TaskStore {
             lock.unlock();
             Thread.yield();
             lock.lock();
+        }
+
+        /**
+         * Lets others in as {@link #letOthersIn()} does, once another thread waits for the lock (for at most 50 ms):
+         * on a slow machine the threads of a race may otherwise run one after the other, and the defect would go
+         * unseen.
+         */
+        void letOthersInOnceOneWaits() {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+            while (!lock.hasQueuedThreads() && System.nanoTime() < until) {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+            letOthersIn();
         }
 
         @Override
@@ -812,7 +827,7 @@ final class ReferenceTaskStore implements TaskStore {
                 return AppendResult.replayOf(current);
             }
             if (has(Defect.RACY_REQUEST_IDS)) {
-                letOthersIn();
+                letOthersInOnceOneWaits();
                 held = requestIds.getOrDefault(holder, List.of());
             }
             List<String> next = plus(held, requestId);
