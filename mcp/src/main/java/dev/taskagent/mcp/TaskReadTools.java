@@ -1,6 +1,7 @@
 package dev.taskagent.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.taskagent.internal.Texts;
 import dev.taskagent.internal.json.TaskJson;
 import dev.taskagent.internal.paging.SessionPages;
 import dev.taskagent.steps.MarkdownSteps;
@@ -139,10 +140,7 @@ final class TaskReadTools {
     }
 
     static String listingLine(Task task) {
-        String description = task.description().replaceAll("\\s+", " ").strip();
-        if (description.length() > LISTING_DESCRIPTION_LENGTH) {
-            description = description.substring(0, LISTING_DESCRIPTION_LENGTH - 1) + "…";
-        }
+        String description = Texts.abbreviate(Texts.oneLine(task.description()), LISTING_DESCRIPTION_LENGTH);
         String steps =
                 task.hasSteps() ? " (" + MarkdownSteps.parse(task.steps()).progressLabel() + ")" : "";
         return task.order() + ". #" + task.id() + " " + task.status().wireName() + steps + ": " + description;

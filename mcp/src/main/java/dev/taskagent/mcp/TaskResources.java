@@ -59,9 +59,6 @@ final class TaskResources {
     /** A task's JSON within a resource, leaving room for the Markdown around it. */
     static final int TASK_TOKENS = Toolbox.DEFAULT_RESULT_BUDGET * 3 / 4;
 
-    /** Descriptions in a listing are cut here. */
-    static final int LISTING_DESCRIPTION_LENGTH = 120;
-
     private static final Pattern TASK_URI = Pattern.compile("taskagent://tasks/([^/?#]*?)(\\.json)?");
     private static final Pattern SESSION_URI = Pattern.compile("taskagent://sessions/([^/?#]*)/tasks(\\.json)?");
     private static final Pattern TASK_ID = Pattern.compile("[1-9][0-9]{0,18}");
@@ -244,7 +241,8 @@ final class TaskResources {
         text.append("# Task ")
                 .append(task.id())
                 .append(": ")
-                .append(inline(Texts.abbreviate(Texts.oneLine(task.description()), LISTING_DESCRIPTION_LENGTH)))
+                .append(inline(
+                        Texts.abbreviate(Texts.oneLine(task.description()), TaskReadTools.LISTING_DESCRIPTION_LENGTH)))
                 .append("\n\n");
         text.append("- **Status:** ").append(task.status().wireName());
         if (task.archived()) {
@@ -396,7 +394,8 @@ final class TaskResources {
         String steps =
                 task.hasSteps() ? " (" + MarkdownSteps.parse(task.steps()).progressLabel() + ")" : "";
         String assignee = task.assignee() == null ? "" : ", " + inline(task.assignee());
-        String description = Texts.abbreviate(Texts.oneLine(task.description()), LISTING_DESCRIPTION_LENGTH);
+        String description =
+                Texts.abbreviate(Texts.oneLine(task.description()), TaskReadTools.LISTING_DESCRIPTION_LENGTH);
         return task.order() + ". **#" + task.id() + "** " + task.status().wireName() + steps + assignee
                 + (task.archived() ? " (archived)" : "") + ": " + inline(description);
     }
